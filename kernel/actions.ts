@@ -1,0 +1,142 @@
+/**
+ * The action registry, keyed by (API version, entity, action).
+ *
+ * Entity names are normalised as the reference APIv3 does (`contact` → `Contact`, `group_contact` →
+ * `GroupContact`, `uf_match` → `UFMatch`); action names are case-insensitive. An action defined for
+ * entity `'*'` is generic: it serves every entity its `entities()` lists, unless that entity defines
+ * the same action itself (the reference resolves entity-specific functions before generic ones).
+ */
+import type { ValidateFunction } from 'ajv';
+import { KernelError } from './errors';
+import { makeAjv } from './schema';
+import type { ActionContext, Permission } from './types';
+
+export interface ActionDefinition<P = Record<string, unknown>, R = unknown> {
+  /** API version this action belongs to (3 or 4). */
+  version: number;
+  /** PascalCase entity, or `'*'` for a generic action. */
+  entity: string;
+  /** camelCase action name. */
+  action: string;
+  description: string;
+  /** JSON Schema of the params; compiled when defined, so a bad schema fails at boot. */
+  params: object;
+  /** Checked by the default `api.authorize` tap; a function decides from the params (e.g. create vs update). */
+  permission: Permission | ((params: P) => Permission);
+  /** Whether the handler writes: the kernel runs it in a transaction. */
+  writes?: boolean;
+  /** For generic (`'*'`) actions: the entities served. Read lazily, at call and list time. */
+  entities?: () => readonly string[];
+  handler(params: P, ctx: ActionContext): Promise<R> | R;
+}
+
+export interface CompiledAction extends ActionDefinition<Record<string, unknown>, unknown> {
+  readonly plugin: string;
+  readonly validate: ValidateFunction;
+  /** The entity it was resolved for (differs from `entity` for generic actions). */
+  readonly resolvedEntity: string;
+}
+
+export interface ActionListing {
+  version: number;
+  entity: string;
+  action: string;
+  description: string;
+  permission: ActionDefinition['permission'];
+  plugin: string;
+  generic: boolean;
+}
+
+/** What a plugin may do with the registry. */
+export interface ActionRegistrar {
+  define<P = Record<string, unknown>, R = unknown>(def: ActionDefinition<P, R>): void;
+}
+
+const v3Specials: Record<string, string> = { Im: 'Im', Acl: 'Acl', Pcp: 'Pcp' };
+
+/** APIv3 entity-name normalisation (reference §1.3). `groupcontact` stays `Groupcontact` and does not resolve. */
+export function normaliseEntity(raw: string): string {
+  const munged = String(raw).replace(/[^A-Za-z0-9_]+/g, '_').slice(0, 63);
+  const name = munged.split('_').map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join('');
+  if (name.startsWith('Uf')) return 'UF' + name.slice(2);
+  return v3Specials[name] ?? name;
+}
+
+/** Action names: munged to `[A-Za-z0-9_]` and lower-cased for lookup. */
+export function normaliseAction(raw: string): string {
+  return String(raw).replace(/[^A-Za-z0-9_]+/g, '_').slice(0, 63).toLowerCase();
+}
+
+export class ActionRegistry {
+  private exact = new Map<string, CompiledAction>();
+  private generic = new Map<string, CompiledAction>();
+  private sealed = false;
+  private readonly ajv = makeAjv();
+
+  define<P, R>(plugin: string, def: ActionDefinition<P, R>): void {
+    if (this.sealed) throw new KernelError('E_REGISTRY_SEALED', `Plugin ${plugin} defined ${def.entity}.${def.action} after boot sealed the registry`, { plugin });
+    const isGeneric = def.entity === '*';
+    const key = keyOf(def.version, def.entity, def.action);
+    const map = isGeneric ? this.generic : this.exact;
+    const existing = map.get(key);
+    if (existing) {
+      throw new KernelError('E_ACTION_DUPLICATE', `Action v${def.version} ${def.entity}.${def.action} is defined by both ${existing.plugin} and ${plugin}`, { plugin });
+    }
+    if (isGeneric && typeof def.entities !== 'function') {
+      throw new KernelError('E_MANIFEST_INVALID', `Generic action ${def.action} of plugin ${plugin} needs an entities() list`, { plugin });
+    }
+    let validate: ValidateFunction;
+    try {
+      validate = this.ajv.compile(def.params);
+    } catch (err) {
+      throw new KernelError('E_MANIFEST_INVALID', `Plugin ${plugin}: params schema of ${def.entity}.${def.action} does not compile: ${(err as Error).message}`, { plugin, cause: err });
+    }
+    map.set(key, { ...(def as unknown as ActionDefinition), plugin, validate, resolvedEntity: def.entity });
+  }
+
+  registrarFor(plugin: string): ActionRegistrar {
+    return { define: (def) => this.define(plugin, def) };
+  }
+
+  seal(): void {
+    this.sealed = true;
+  }
+
+  /** Resolves an action; `entity` is matched as given (normalise it first for APIv3). */
+  get(version: number, entity: string, action: string): CompiledAction | undefined {
+    const own = this.exact.get(keyOf(version, entity, action));
+    if (own) return own;
+    const gen = this.generic.get(keyOf(version, '*', action));
+    if (gen && gen.entities!().includes(entity)) return { ...gen, resolvedEntity: entity };
+    return undefined;
+  }
+
+  /** Every entity known for a version (from specific and generic actions). */
+  entities(version: number): string[] {
+    const names = new Set<string>();
+    for (const a of this.exact.values()) if (a.version === version) names.add(a.entity);
+    for (const a of this.generic.values()) if (a.version === version) a.entities!().forEach((e) => names.add(e));
+    return [...names].sort();
+  }
+
+  /** The catalogue: feeds getactions/getActions and docs/actions.md. Generic actions are expanded per entity. */
+  list(filter: { version?: number; entity?: string } = {}): ActionListing[] {
+    const out: ActionListing[] = [];
+    const seen = new Set<string>();
+    const push = (a: CompiledAction, entity: string, generic: boolean) => {
+      const k = keyOf(a.version, entity, a.action);
+      if (seen.has(k)) return;
+      seen.add(k);
+      out.push({ version: a.version, entity, action: a.action, description: a.description, permission: a.permission, plugin: a.plugin, generic });
+    };
+    for (const a of this.exact.values()) push(a, a.entity, false);
+    for (const a of this.generic.values()) for (const e of a.entities!()) push(a, e, true);
+    return out
+      .filter((a) => (filter.version === undefined || a.version === filter.version) && (filter.entity === undefined || a.entity === filter.entity))
+      .sort((a, b) => a.version - b.version || a.entity.localeCompare(b.entity) || a.action.localeCompare(b.action));
+  }
+}
+
+function keyOf(version: number, entity: string, action: string): string {
+  return `${version}:${entity}:${action.toLowerCase()}`;
+}

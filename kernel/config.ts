@@ -1,0 +1,131 @@
+/**
+ * Configuration: `crm.config.json` (or the file named by `CRM_CONFIG`) overlaid by environment
+ * variables, validated with ajv. A bad value stops the start naming its key path.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { KernelError } from './errors';
+import { describeErrors, makeAjv } from './schema';
+
+export interface Config {
+  /** Exact list of enabled plugins; when absent, every plugin whose manifest says `enabledByDefault`. */
+  plugins?: string[];
+  /** Added to / removed from the default set (ignored when `plugins` is given). */
+  enable: string[];
+  disable: string[];
+  /** Extra folders holding plugin folders (for extension authors), besides the built-in `plugins/`. */
+  pluginPaths: string[];
+  /** Per-plugin options, validated against each manifest's `config` schema. */
+  pluginConfig: Record<string, Record<string, unknown>>;
+  server: { host: string; port: number; shutdownTimeoutMs: number; publicUrl?: string; trustProxy: boolean };
+  database: { url?: string; memory: boolean; schema?: string };
+  /** Folder for the embedded database and private files (`oauth-providers/`…). */
+  dataDir: string;
+  log: { level: string; pretty?: boolean };
+  mode: 'production' | 'development' | 'test';
+  /** Per-plugin limit for register, ready and close. */
+  pluginTimeoutMs: number;
+  /** Folder the config file was read from; relative paths resolve against it. */
+  root: string;
+}
+
+export const configSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    $schema: { type: 'string' },
+    plugins: { type: 'array', items: { type: 'string' }, uniqueItems: true },
+    enable: { type: 'array', items: { type: 'string' }, default: [] },
+    disable: { type: 'array', items: { type: 'string' }, default: [] },
+    pluginPaths: { type: 'array', items: { type: 'string' }, default: [] },
+    pluginConfig: { type: 'object', additionalProperties: { type: 'object' }, default: {} },
+    server: {
+      type: 'object', additionalProperties: false, default: {},
+      properties: {
+        host: { type: 'string', default: '127.0.0.1' },
+        port: { type: 'integer', minimum: 0, maximum: 65535, default: 8080 },
+        shutdownTimeoutMs: { type: 'integer', minimum: 0, default: 10000 },
+        publicUrl: { type: 'string', format: 'uri' },
+        trustProxy: { type: 'boolean', default: false },
+      },
+    },
+    database: {
+      type: 'object', additionalProperties: false, default: {},
+      properties: {
+        url: { type: 'string', pattern: '^postgres(ql)?://' },
+        memory: { type: 'boolean', default: false },
+        schema: { type: 'string', pattern: '^[a-z_][a-z0-9_]{0,62}$' },
+      },
+    },
+    dataDir: { type: 'string', default: './var' },
+    log: {
+      type: 'object', additionalProperties: false, default: {},
+      properties: {
+        level: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
+        pretty: { type: 'boolean' },
+      },
+    },
+    mode: { enum: ['production', 'development', 'test'], default: 'production' },
+    pluginTimeoutMs: { type: 'integer', minimum: 1, default: 10000 },
+  },
+} as const;
+
+const validate = makeAjv().compile(configSchema);
+
+/** Environment variables that override the file. */
+const envMap: Array<[string, (raw: Record<string, any>, v: string) => void]> = [
+  ['DATABASE_URL', (c, v) => ((c.database ??= {}).url = v)],
+  ['CRM_DB_SCHEMA', (c, v) => ((c.database ??= {}).schema = v)],
+  ['PORT', (c, v) => ((c.server ??= {}).port = v)],
+  ['HOST', (c, v) => ((c.server ??= {}).host = v)],
+  ['CRM_PUBLIC_URL', (c, v) => ((c.server ??= {}).publicUrl = v)],
+  ['CRM_DATA_DIR', (c, v) => (c.dataDir = v)],
+  ['LOG_LEVEL', (c, v) => ((c.log ??= {}).level = v)],
+  ['CRM_PLUGINS', (c, v) => (c.plugins = v.split(',').map((s) => s.trim()).filter(Boolean))],
+  ['CRM_ENABLE', (c, v) => (c.enable = v.split(',').map((s) => s.trim()).filter(Boolean))],
+  ['NODE_ENV', (c, v) => { if (['production', 'development', 'test'].includes(v)) c.mode ??= v; }],
+];
+
+export interface LoadConfigOptions {
+  /** Path of the config file; default `CRM_CONFIG` or `./crm.config.json` (optional file). */
+  file?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Overrides applied last (tests, CLI flags). */
+  overrides?: Record<string, unknown>;
+}
+
+/** Reads, merges and validates the configuration. */
+export function loadConfig(opts: LoadConfigOptions = {}): Config {
+  const env = opts.env ?? process.env;
+  const file = path.resolve(opts.file ?? env.CRM_CONFIG ?? 'crm.config.json');
+  let raw: Record<string, any> = {};
+  if (existsSync(file)) {
+    try {
+      raw = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (err) {
+      throw new KernelError('E_CONFIG_INVALID', `${file} is not valid JSON: ${(err as Error).message}`);
+    }
+  } else if (opts.file || env.CRM_CONFIG) {
+    throw new KernelError('E_CONFIG_INVALID', `Config file ${file} does not exist`);
+  }
+  for (const [name, apply] of envMap) if (env[name] !== undefined && env[name] !== '') apply(raw, env[name]!);
+  return finishConfig(deepMerge(raw, opts.overrides ?? {}), path.dirname(file));
+}
+
+/** Validates an already-built config object (used by loadConfig and the test harness). */
+export function finishConfig(raw: Record<string, unknown>, root = process.cwd()): Config {
+  const copy = structuredClone(raw);
+  if (!validate(copy)) {
+    const problems = describeErrors(validate.errors);
+    throw new KernelError('E_CONFIG_INVALID', `Invalid configuration:\n  - ${problems.join('\n  - ')}`, { details: { problems } });
+  }
+  return { ...(copy as unknown as Config), root };
+}
+
+function deepMerge(a: Record<string, any>, b: Record<string, any>): Record<string, any> {
+  const out = { ...a };
+  for (const [k, v] of Object.entries(b)) {
+    out[k] = v && typeof v === 'object' && !Array.isArray(v) && a[k] && typeof a[k] === 'object' ? deepMerge(a[k], v) : v;
+  }
+  return out;
+}

@@ -1,0 +1,87 @@
+/**
+ * The one database handle: PostgreSQL through `pg` when a URL is configured, otherwise embedded
+ * PGlite (in a data folder, or in memory). One SQL dialect, so one set of migrations; each plugin
+ * ships its own `migrations/` folder and knex's migrator runs them, every batch in a transaction.
+ */
+import { mkdirSync, readdirSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import knexFactory, { type Knex } from 'knex';
+import ClientPGLite from 'knex-pglite';
+import type { Config } from './config';
+import { KernelError } from './errors';
+
+export type Db = Knex;
+
+/** Opens the database named by the config. Nothing is sent until the first query. */
+export function createDb(config: Config): Db {
+  const { url, memory, schema } = config.database;
+  if (url) {
+    return knexFactory({
+      client: 'pg',
+      connection: url,
+      pool: {
+        min: 0,
+        max: 10,
+        // A per-run schema keeps test runs and tenants apart on one server.
+        afterCreate: schema
+          ? (conn: { query: (sql: string, cb: (err: Error | null) => void) => void }, done: (err: Error | null, c: unknown) => void) =>
+              conn.query(`create schema if not exists "${schema}"; set search_path to "${schema}"`, (err) => done(err, conn))
+          : undefined,
+      },
+    });
+  }
+  let connection: Record<string, string> = {};
+  if (!memory) {
+    const dir = path.resolve(config.root, config.dataDir, 'pgdata');
+    mkdirSync(dir, { recursive: true });
+    connection = { filename: dir };
+  }
+  return knexFactory({ client: ClientPGLite as unknown as typeof knexFactory.Client, dialect: 'postgres', connection });
+}
+
+/** Which engine a handle talks to, for `System.get` and logs. */
+export function engineOf(db: Db): 'postgresql' | 'pglite' {
+  return db.client.config.client === 'pg' ? 'postgresql' : 'pglite';
+}
+
+/** Answers whether the database responds; used by `/healthz` and at start. */
+export async function ping(db: Db): Promise<void> {
+  try {
+    await db.raw('select 1');
+  } catch (err) {
+    throw new KernelError('E_DATABASE', `Database unreachable: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+export interface PluginMigrations {
+  plugin: string;
+  dir: string;
+}
+
+/** A knex migration source over every enabled plugin's `migrations/` folder, in plugin order. */
+function migrationSource(plugins: PluginMigrations[]): Knex.MigrationSource<{ name: string; file: string }> {
+  return {
+    async getMigrations() {
+      return plugins.flatMap(({ plugin, dir }) =>
+        existsSync(dir)
+          ? readdirSync(dir).filter((f) => /\.(ts|js|mjs)$/.test(f) && !f.endsWith('.d.ts')).sort()
+              .map((f) => ({ name: `${plugin}/${f.replace(/\.(ts|js|mjs)$/, '')}`, file: path.join(dir, f) }))
+          : [],
+      );
+    },
+    getMigrationName: (m) => m.name,
+    getMigration: async (m) => (await import(pathToFileURL(m.file).href)) as Knex.Migration,
+  };
+}
+
+/** Applies pending migrations of the given plugins. Returns the names applied. */
+export async function migrate(db: Db, plugins: PluginMigrations[]): Promise<string[]> {
+  const [, applied] = (await db.migrate.latest({
+    migrationSource: migrationSource(plugins),
+    tableName: 'crm_migrations',
+    // Names are `<plugin>/<file>`; a disabled plugin's applied migrations must not fail the start.
+    disableMigrationsListValidation: true,
+  })) as [number, string[]];
+  return applied;
+}

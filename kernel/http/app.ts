@@ -1,0 +1,61 @@
+/**
+ * The HTTP host: koa with koa-body, a request scope, and the routes plugins contribute through
+ * `http.routes`. The kernel owns no API route. Middleware order: error boundary → request scope →
+ * body parsing → router (per route: authenticate → handler).
+ */
+import Router from '@koa/router';
+import Koa from 'koa';
+import { koaBody } from 'koa-body';
+import { httpRoutes } from '../core-hooks';
+import { KernelError } from '../errors';
+import type { Kernel } from '../kernel';
+import type { RouteDefinition } from '../types';
+import { authenticate } from './authenticate';
+import { errorBoundary } from './error-boundary';
+import { requestScope } from './request-scope';
+
+export type MountedRoute = RouteDefinition & { id: string; plugin: string };
+
+/** Collects routes from plugins; two routes with one method and path is a boot error naming both. */
+export async function collectRoutes(kernel: Kernel): Promise<MountedRoute[]> {
+  const contributed = await kernel.hooks.collectAttributed(httpRoutes);
+  const seen = new Map<string, string>();
+  const routes: MountedRoute[] = [];
+  for (const { plugin, item } of contributed) {
+    for (const method of item.methods) {
+      for (const p of ([] as string[]).concat(item.path)) {
+        const key = `${method} ${p}`;
+        const other = seen.get(key);
+        if (other) throw new KernelError('E_HOOK_DUPLICATE', `Route ${key} is contributed by both ${other} and ${plugin}`, { plugin });
+        seen.set(key, plugin);
+      }
+    }
+    routes.push({ ...item, plugin, id: `${plugin}:${item.name}` });
+  }
+  return routes;
+}
+
+export async function createApp(kernel: Kernel): Promise<Koa> {
+  const app = new Koa({ proxy: kernel.config.server.trustProxy });
+  // The one place errors are logged: the boundary emits, this listener writes (Koa's contract).
+  app.on('error', (err: KernelError, ctx?: Koa.Context) => {
+    const level = err.status >= 500 || err.status === 0 ? 'error' : 'info';
+    kernel.log[level]({ requestId: ctx?.state.requestId, code: err.code, plugin: err.plugin, err: level === 'error' ? err.cause ?? err : undefined }, err.message);
+  });
+  app.use(errorBoundary());
+  app.use(requestScope(kernel));
+  app.use(koaBody({ multipart: true, urlencoded: true, json: true, text: false, includeUnparsed: true, jsonLimit: '2mb', formLimit: '2mb' }));
+  const router = new Router();
+  for (const route of await collectRoutes(kernel)) {
+    const paths = ([] as string[]).concat(route.path);
+    const handle = async (ctx: Koa.Context) => route.handler(ctx, ctx.state.scope);
+    const mark = async (ctx: Koa.Context, next: Koa.Next) => {
+      ctx.state.route = route;
+      await next();
+    };
+    for (const p of paths) router.register(p, route.methods, [mark, authenticate(kernel, route), handle] as never, { name: `${route.id}:${p}` });
+  }
+  app.use(router.routes());
+  app.use(router.allowedMethods({ throw: false }));
+  return app;
+}

@@ -1,0 +1,39 @@
+/** Listening and graceful shutdown: in-flight requests finish, then plugins close and pools end. */
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { KernelError } from '../errors';
+import type { Kernel } from '../kernel';
+import { createApp } from './app';
+
+export interface RunningServer {
+  server: Server;
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function startServer(kernel: Kernel): Promise<RunningServer> {
+  const app = await createApp(kernel);
+  const { host, port, shutdownTimeoutMs } = kernel.config.server;
+  const server = app.listen({ host, port });
+  try {
+    await once(server, 'listening');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'EADDRINUSE' ? `port ${port} on ${host} is already in use` : code === 'EACCES' ? `no permission to listen on ${host}:${port}` : (err as Error).message;
+    throw new KernelError('E_BOOT', `Cannot listen: ${why}`, { cause: err });
+  }
+  const addr = server.address() as AddressInfo;
+  const url = `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`;
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const timer = setTimeout(() => server.closeAllConnections(), shutdownTimeoutMs);
+      await closed;
+      clearTimeout(timer);
+      await kernel.close();
+    })());
+  return { server, url, stop };
+}

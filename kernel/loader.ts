@@ -1,0 +1,191 @@
+/**
+ * The plugin loader. It reads every manifest before importing any plugin code, reports every
+ * problem at once (each naming its plugin), orders plugins topologically with ties broken by name,
+ * and runs each plugin's register / ready / close under a timeout that names the plugin.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import semver from 'semver';
+import type { Config } from './config';
+import { AggregateKernelError, KernelError } from './errors';
+import { describeErrors, makeAjv } from './schema';
+import manifestSchema from './manifest.schema.json';
+
+export interface PluginManifest {
+  name: string;
+  version: string;
+  kernel: string;
+  kind: string;
+  description: string;
+  enabledByDefault: boolean;
+  dependencies: string[];
+  after: string[];
+  provides: { actions: string[]; services: string[]; hooks: string[]; routes: string[]; cli: string[] };
+  config?: object;
+}
+
+export interface DiscoveredPlugin {
+  name: string;
+  dir: string;
+  manifest: PluginManifest;
+}
+
+export interface PlannedPlugin extends DiscoveredPlugin {
+  /** The plugin's options, validated against its manifest, defaults filled in. */
+  options: Record<string, unknown>;
+}
+
+/** The folder of the built-in plugins. */
+export const BUILTIN_PLUGINS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'plugins');
+
+const ajv = makeAjv({ coerce: false });
+const validateManifest = ajv.compile(manifestSchema);
+
+/** Finds plugin folders (those holding a manifest.json) and validates every manifest. */
+export function discoverPlugins(dirs: string[]): { found: DiscoveredPlugin[]; problems: KernelError[] } {
+  const found: DiscoveredPlugin[] = [];
+  const problems: KernelError[] = [];
+  for (const root of dirs) {
+    if (!existsSync(root)) {
+      problems.push(new KernelError('E_MANIFEST_INVALID', `Plugin folder ${root} does not exist`));
+      continue;
+    }
+    for (const entry of readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory()).sort((a, b) => a.name.localeCompare(b.name))) {
+      const dir = path.join(root, entry.name);
+      const file = path.join(dir, 'manifest.json');
+      if (!existsSync(file)) continue;
+      let manifest: unknown;
+      try {
+        manifest = JSON.parse(readFileSync(file, 'utf8'));
+      } catch (err) {
+        problems.push(new KernelError('E_MANIFEST_INVALID', `Plugin ${entry.name}: manifest.json is not valid JSON (${(err as Error).message})`, { plugin: entry.name }));
+        continue;
+      }
+      if (!validateManifest(manifest)) {
+        problems.push(new KernelError('E_MANIFEST_INVALID', `Plugin ${entry.name}: manifest.json: ${describeErrors(validateManifest.errors).join('; ')}`, { plugin: entry.name }));
+        continue;
+      }
+      const m = manifest as unknown as PluginManifest;
+      if (m.name !== entry.name) {
+        problems.push(new KernelError('E_MANIFEST_INVALID', `Plugin ${entry.name}: manifest name '${m.name}' differs from its folder name`, { plugin: entry.name }));
+        continue;
+      }
+      const clash = found.find((p) => p.name === m.name);
+      if (clash) {
+        problems.push(new KernelError('E_MANIFEST_INVALID', `Plugin ${m.name} is found twice: ${clash.dir} and ${dir}`, { plugin: m.name }));
+        continue;
+      }
+      found.push({ name: m.name, dir, manifest: m });
+    }
+  }
+  return { found, problems };
+}
+
+/** Which plugins the config enables: the explicit list, or the defaults adjusted by enable/disable. */
+export function enabledNames(found: DiscoveredPlugin[], config: Pick<Config, 'plugins' | 'enable' | 'disable'>): string[] {
+  if (config.plugins) return [...config.plugins];
+  const names = new Set(found.filter((p) => p.manifest.enabledByDefault).map((p) => p.name));
+  config.enable.forEach((n) => names.add(n));
+  config.disable.forEach((n) => names.delete(n));
+  return [...names];
+}
+
+/**
+ * Resolves the enabled set into a load order, validating dependencies, kernel ranges and plugin
+ * options. Throws one aggregate error listing every problem.
+ */
+export function planPlugins(config: Config, kernelVersion: string, extraDirs: string[] = []): PlannedPlugin[] {
+  const dirs = [BUILTIN_PLUGINS_DIR, ...config.pluginPaths.map((p) => path.resolve(config.root, p)), ...extraDirs];
+  const { found, problems } = discoverPlugins(dirs);
+  const byName = new Map(found.map((p) => [p.name, p]));
+  const wanted = enabledNames(found, config);
+  const available = found.map((p) => p.name).sort().join(', ');
+  for (const n of wanted) {
+    if (!byName.has(n) && !problems.some((e) => e.plugin === n)) {
+      problems.push(new KernelError('E_PLUGIN_UNKNOWN', `Plugin ${n} is enabled but not installed. Available plugins: ${available}`, { plugin: n }));
+    }
+  }
+  const enabled = wanted.filter((n) => byName.has(n)).map((n) => byName.get(n)!);
+  const enabledSet = new Set(enabled.map((p) => p.name));
+  const planned: PlannedPlugin[] = [];
+  for (const p of enabled) {
+    if (!semver.satisfies(kernelVersion, p.manifest.kernel)) {
+      problems.push(new KernelError('E_KERNEL_RANGE', `Plugin ${p.name} needs kernel ${p.manifest.kernel}; this kernel is ${kernelVersion}`, { plugin: p.name }));
+    }
+    for (const dep of p.manifest.dependencies) {
+      if (!enabledSet.has(dep)) {
+        const why = byName.has(dep) ? 'which is not enabled' : 'which is not installed';
+        problems.push(new KernelError('E_PLUGIN_DEPENDENCY', `Plugin ${p.name} depends on ${dep}, ${why}`, { plugin: p.name }));
+      }
+    }
+    const raw = structuredClone(config.pluginConfig[p.name] ?? {});
+    if (p.manifest.config) {
+      let check;
+      try {
+        check = makeAjv().compile(p.manifest.config);
+      } catch (err) {
+        problems.push(new KernelError('E_MANIFEST_INVALID', `Plugin ${p.name}: config schema does not compile: ${(err as Error).message}`, { plugin: p.name }));
+        continue;
+      }
+      if (!check(raw)) {
+        problems.push(new KernelError('E_CONFIG_INVALID', `Plugin ${p.name}: ${describeErrors(check.errors, `/pluginConfig/${p.name}`).join('; ')}`, { plugin: p.name }));
+      }
+    }
+    planned.push({ ...p, options: raw });
+  }
+  let ordered: PlannedPlugin[] = [];
+  try {
+    ordered = toposort(planned);
+  } catch (err) {
+    problems.push(err as KernelError);
+  }
+  if (problems.length === 1) throw problems[0];
+  if (problems.length) throw new AggregateKernelError(problems);
+  return ordered;
+}
+
+/** Depth-first topological order over dependencies + after; ties (and roots) by name. */
+export function toposort<T extends DiscoveredPlugin>(plugins: T[]): T[] {
+  const byName = new Map(plugins.map((p) => [p.name, p]));
+  const edges = (p: T) => [...new Set([...p.manifest.dependencies, ...p.manifest.after])].filter((n) => byName.has(n)).sort();
+  const state = new Map<string, 'visiting' | 'done'>();
+  const out: T[] = [];
+  const visit = (p: T, trail: string[]) => {
+    const s = state.get(p.name);
+    if (s === 'done') return;
+    if (s === 'visiting') {
+      const cycle = [...trail.slice(trail.indexOf(p.name)), p.name];
+      throw new KernelError('E_PLUGIN_CYCLE', `Plugin dependency cycle: ${cycle.join(' -> ')}`, { plugin: p.name, details: { cycle } });
+    }
+    state.set(p.name, 'visiting');
+    for (const dep of edges(p)) visit(byName.get(dep)!, [...trail, p.name]);
+    state.set(p.name, 'done');
+    out.push(p);
+  };
+  for (const p of [...plugins].sort((a, b) => a.name.localeCompare(b.name))) visit(p, []);
+  return out;
+}
+
+/** Imports a plugin's `register.ts` (or `.js`) and returns its default export. */
+export async function importRegister(p: DiscoveredPlugin): Promise<(ctx: never) => unknown> {
+  const file = ['register.ts', 'register.js', 'register.mjs'].map((f) => path.join(p.dir, f)).find(existsSync);
+  if (!file) throw new KernelError('E_MANIFEST_INVALID', `Plugin ${p.name} has no register.ts`, { plugin: p.name });
+  const mod = await import(pathToFileURL(file).href);
+  const fn = mod.default ?? mod.register;
+  if (typeof fn !== 'function') throw new KernelError('E_MANIFEST_INVALID', `Plugin ${p.name}: register.ts must export a default function`, { plugin: p.name });
+  return fn;
+}
+
+/** Runs `work` with a deadline; the timeout error names the plugin and the phase. */
+export async function withTimeout<T>(work: () => Promise<T> | T, ms: number, plugin: string, phase: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new KernelError('E_PLUGIN_TIMEOUT', `Plugin ${plugin} did not finish ${phase} within ${ms} ms`, { plugin })), ms);
+  });
+  try {
+    return await Promise.race([Promise.resolve().then(work), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
