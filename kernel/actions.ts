@@ -21,8 +21,11 @@ export interface ActionDefinition<P = Record<string, unknown>, R = unknown> {
   description: string;
   /** JSON Schema of the params; compiled when defined, so a bad schema fails at boot. */
   params: object;
-  /** Checked by the default `api.authorize` tap; a function decides from the params (e.g. create vs update). */
-  permission: Permission | ((params: P) => Permission);
+  /**
+   * Checked by the default `api.authorize` tap. A function decides from the params and the entity it
+   * was resolved for (create vs update; the per-entity map of a generic action).
+   */
+  permission: Permission | ((params: P, entity: string) => Permission);
   /** Whether the handler writes: the kernel runs it in a transaction. */
   writes?: boolean;
   /** For generic (`'*'`) actions: the entities served. Read lazily, at call and list time. */

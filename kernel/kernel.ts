@@ -264,7 +264,7 @@ function validated(def: CompiledAction, params: Record<string, unknown>): Record
 }
 
 function resolvePermission(def: CompiledAction, params: Record<string, unknown>): Permission {
-  return typeof def.permission === 'function' ? def.permission(params) : def.permission;
+  return typeof def.permission === 'function' ? def.permission(params, def.resolvedEntity) : def.permission;
 }
 
 /** True when the permission set satisfies the requirement; `'*'` holds everything. */
