@@ -33,3 +33,18 @@ export const formatRenderers = defineHook.collect<Renderer, []>(
   'format.renderers', 'Once at ready: contribute output formats, keyed by name');
 export const kernelReady = defineHook.series<[]>(
   'kernel.ready', 'Once, after every plugin is ready');
+
+/** A CLI command contributed by a plugin (`crm user add …`). The CLI boots the kernel before running it. */
+export interface CliCommand {
+  /** Space-separated path: `user add` becomes `crm user add`. */
+  name: string;
+  description: string;
+  arguments?: Array<{ name: string; description: string; required?: boolean }>;
+  /** Commander flags, e.g. `{ flags: '--ttl <seconds>', description: '…', default: '3600' }`. */
+  options?: Array<{ flags: string; description: string; default?: string }>;
+  /** Runs with the booted kernel; what it returns is printed. */
+  run(args: string[], options: Record<string, unknown>, kernel: import('./kernel').Kernel): Promise<string | void> | string | void;
+}
+
+export const cliCommands = defineHook.collect<CliCommand, []>(
+  'cli.commands', 'Once, when the CLI starts: contribute commands');
