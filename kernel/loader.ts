@@ -106,6 +106,8 @@ export function planPlugins(config: Config, kernelVersion: string, extraDirs: st
       problems.push(new KernelError('E_PLUGIN_UNKNOWN', `Plugin ${n} is enabled but not installed. Available plugins: ${available}`, { plugin: n }));
     }
   }
+  // A broken plugin that is not enabled must not stop the start; `crm plugins` still reports it.
+  for (let i = problems.length - 1; i >= 0; i--) if (problems[i].plugin && !wanted.includes(problems[i].plugin!)) problems.splice(i, 1);
   const enabled = wanted.filter((n) => byName.has(n)).map((n) => byName.get(n)!);
   const enabledSet = new Set(enabled.map((p) => p.name));
   const planned: PlannedPlugin[] = [];
