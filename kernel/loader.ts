@@ -179,7 +179,7 @@ export async function importRegister(p: DiscoveredPlugin): Promise<(ctx: never) 
   return fn;
 }
 
-/** Runs `work` with a deadline; the timeout error names the plugin and the phase. */
+/** Runs `work` with a deadline; a timeout or failure is a KernelError naming the plugin and the phase. */
 export async function withTimeout<T>(work: () => Promise<T> | T, ms: number, plugin: string, phase: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
@@ -187,6 +187,12 @@ export async function withTimeout<T>(work: () => Promise<T> | T, ms: number, plu
   });
   try {
     return await Promise.race([Promise.resolve().then(work), deadline]);
+  } catch (err) {
+    if (err instanceof KernelError) {
+      err.plugin ??= plugin;
+      throw err;
+    }
+    throw new KernelError('E_PLUGIN_FAILED', `Plugin ${plugin} failed in ${phase}: ${(err as Error)?.message ?? String(err)}`, { plugin, cause: err });
   } finally {
     clearTimeout(timer);
   }
