@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as core from '../kernel/core-hooks';
+import { configSchema } from '../kernel/config';
 import manifestSchema from '../kernel/manifest.schema.json';
 import { describePermission, errorCodes, type HookKind, type HookRef, type Kernel, type Permission } from '../kernel';
 
@@ -18,6 +19,7 @@ export async function generateDocs(kernel: Kernel, outDir: string): Promise<stri
     'actions.md': actionsPage(kernel),
     'errors.md': errorsPage(),
     'manifest.md': manifestPage(),
+    'config.schema.json': JSON.stringify({ $id: 'crm.config.json', title: 'crm.config.json', ...configSchema }, null, 2) + '\n',
   };
   return Object.entries(files).map(([name, text]) => {
     const file = path.join(outDir, name);

@@ -27,6 +27,11 @@ export type TapFn<K extends HookKind, A extends unknown[], O> =
   : K extends 'collect' ? (...args: A) => Awaitable<Item<O> | Item<O>[] | undefined | void>
   : never;
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyHookRef = HookRef<HookKind, any, any>;
+/** The tap function for a hook ref; its types come from the ref alone, never inferred from the tap. */
+export type TapFnOf<R> = R extends HookRef<infer K, infer A, infer O> ? TapFn<K, A, O> : never;
+
 export interface TapOptions {
   /** Lower runs first; see {@link Stage}. Default `Stage.NORMAL`. */
   stage?: number;
@@ -62,7 +67,7 @@ interface Tap {
 
 /** What a plugin may do with the bus: tap only (its name is filled in for it). */
 export interface HookTapper {
-  tap<K extends HookKind, A extends unknown[], O>(ref: HookRef<K, A, O>, fn: TapFn<K, A, O>, opts?: TapOptions): void;
+  tap<R extends AnyHookRef>(ref: R, fn: TapFnOf<R>, opts?: TapOptions): void;
 }
 
 export class HookBus {
@@ -75,7 +80,7 @@ export class HookBus {
   /** @param freezeInputs freeze waterfall inputs so a tap that mutates instead of returning fails loudly (dev/test). */
   constructor(private readonly freezeInputs = false) {}
 
-  tap<K extends HookKind, A extends unknown[], O>(plugin: string, ref: HookRef<K, A, O>, fn: TapFn<K, A, O>, opts: TapOptions = {}): void {
+  tap<R extends AnyHookRef>(plugin: string, ref: R, fn: TapFnOf<R>, opts: TapOptions = {}): void {
     if (this.sealed) throw new KernelError('E_REGISTRY_SEALED', `Plugin ${plugin} tapped hook ${ref.id} after boot sealed the bus`, { plugin });
     if (typeof fn !== 'function') throw new KernelError('E_HOOK_KIND', `Plugin ${plugin} tapped hook ${ref.id} with a non-function`, { plugin });
     this.checkKind(ref, plugin);

@@ -171,7 +171,7 @@ export function toposort<T extends DiscoveredPlugin>(plugins: T[]): T[] {
 
 /** Imports a plugin's `register.ts` (or `.js`) and returns its default export. */
 export async function importRegister(p: DiscoveredPlugin): Promise<(ctx: never) => unknown> {
-  const file = ['register.ts', 'register.js', 'register.mjs'].map((f) => path.join(p.dir, f)).find(existsSync);
+  const file = ['register.ts', 'register.mts', 'register.js', 'register.mjs'].map((f) => path.join(p.dir, f)).find(existsSync);
   if (!file) throw new KernelError('E_MANIFEST_INVALID', `Plugin ${p.name} has no register.ts`, { plugin: p.name });
   const mod = await import(pathToFileURL(file).href);
   const fn = mod.default ?? mod.register;
