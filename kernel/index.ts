@@ -8,7 +8,8 @@ export { KernelError, AggregateKernelError, errorCodes, isKernelError, registerE
 export { defineHook, HookBus, Stage, type HookKind, type HookRef, type HookTapper, type TapFn, type TapOptions } from './hooks';
 export { createApp, collectRoutes } from './http/app';
 export { startServer, type RunningServer } from './http/server';
-export { createKernel, definePlugin, describePermission, holds, Kernel, KERNEL_VERSION, type CallRequest, type PluginContext, type RegisterFn } from './kernel';
+export { createKernel, definePlugin, Kernel, KERNEL_VERSION, type CallRequest, type PluginContext, type RegisterFn } from './kernel';
 export { discoverPlugins, enabledNames, planPlugins, BUILTIN_PLUGINS_DIR, type PluginManifest } from './loader';
 export { createLogger, SECRET_KEYS } from './log';
+export { describePermission, holds } from './permissions';
 export * from './types';

@@ -17,6 +17,7 @@ import { HookBus, Stage, type HookKind, type HookRef, type HookTapper } from './
 import { importRegister, planPlugins, withTimeout, type PlannedPlugin } from './loader';
 import { createLogger } from './log';
 import { describeErrors } from './schema';
+import { checkPermission } from './permissions';
 import { ANONYMOUS, type ActionContext, type Cradle, type Permission, type Principal } from './types';
 
 export const KERNEL_VERSION = '1.0.0';
@@ -266,24 +267,4 @@ function validated(def: CompiledAction, params: Record<string, unknown>): Record
 
 function resolvePermission(def: CompiledAction, params: Record<string, unknown>): Permission {
   return typeof def.permission === 'function' ? def.permission(params, def.resolvedEntity) : def.permission;
-}
-
-/** True when the permission set satisfies the requirement; `'*'` holds everything. */
-export function holds(perm: Permission, granted: ReadonlySet<string>): boolean {
-  if (perm === 'public') return true;
-  if (typeof perm === 'string') return granted.has('*') || granted.has(perm);
-  if ('allOf' in perm) return perm.allOf.every((p) => holds(p, granted));
-  return perm.anyOf.some((p) => holds(p, granted));
-}
-
-/** Renders a requirement the way the reference does: `a and b`, `( a or b )`. */
-export function describePermission(perm: Permission): string {
-  if (typeof perm === 'string') return perm;
-  if ('allOf' in perm) return perm.allOf.map(describePermission).join(' and ');
-  return `( ${perm.anyOf.map(describePermission).join(' or ')} )`;
-}
-
-function checkPermission(req: ApiRequest) {
-  if (holds(req.permission, req.principal.permissions)) return 'allow' as const;
-  return { deny: `API permission check failed for ${req.entity}/${req.action} call; insufficient permission: require ${describePermission(req.permission)}` };
 }
