@@ -1,0 +1,12 @@
+import { definePlugin, httpRoutes } from '../../../kernel';
+
+export default definePlugin(({ hooks, services, onReady }) => {
+  let queries = 0;
+  onReady(() => {
+    services.resolve<import('knex').Knex>('db').on('query', () => { queries++; });
+  });
+  hooks.tap(httpRoutes, () => ({
+    name: 'stats', methods: ['GET'], path: '/__bench/stats',
+    handler: (ctx) => { ctx.body = { queries, rss: process.memoryUsage().rss }; },
+  }));
+});

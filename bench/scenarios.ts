@@ -1,0 +1,56 @@
+/** The benchmark scenarios: each a request autocannon repeats, and a check that it really succeeds. */
+
+export interface BenchCredentials {
+  apiKey?: string;
+  jwt?: string;
+  siteKey?: string;
+}
+
+export interface Scenario {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** One request made before loading: returns a problem, or undefined when the answer is right. */
+  check(url: string): Promise<string | undefined>;
+}
+
+const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+
+function api3(name: string, entity: string, action: string, params: Record<string, unknown>, auth: Record<string, string>, method: 'GET' | 'POST' = 'POST', extra: Record<string, string> = {}): Scenario {
+  const fields = { entity, action, json: JSON.stringify(params), ...extra };
+  const headers = { 'X-Requested-With': 'XMLHttpRequest', ...auth, ...(method === 'POST' ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}) };
+  const path = method === 'GET' ? `/crm/ajax/rest?${form(fields)}` : '/crm/ajax/rest';
+  const body = method === 'POST' ? form(fields) : undefined;
+  return {
+    name, method, path, headers, body,
+    async check(url) {
+      const res = await fetch(url + path, { method, headers, body });
+      const text = await res.text();
+      if (res.status !== 200) return `HTTP ${res.status}: ${text.slice(0, 200)}`;
+      try {
+        const json = JSON.parse(text);
+        return json.is_error ? `is_error: ${json.error_message}` : undefined;
+      } catch {
+        return `not JSON: ${text.slice(0, 200)}`;
+      }
+    },
+  };
+}
+
+export function scenarios(c: BenchCredentials): Scenario[] {
+  const key = c.apiKey ? { 'X-Crm-Auth': `Bearer ${c.apiKey}` } : {};
+  const list: Scenario[] = [
+    api3('v3 Contact.get (25, sort_name)', 'Contact', 'get', { sequential: 1, options: { limit: 25, sort: 'sort_name' } }, key, 'GET'),
+    api3('v3 Contact.get last_name LIKE + return', 'Contact', 'get', { last_name: { LIKE: 'Smi%' }, return: ['id', 'display_name', 'email'], options: { limit: 25, sort: 'sort_name' } }, key, 'GET'),
+    api3('v3 Contact.getcount', 'Contact', 'getcount', { contact_type: 'Individual' }, key, 'GET'),
+    api3('v3 Contact.create', 'Contact', 'create', { contact_type: 'Individual', first_name: 'Bench', last_name: 'Mark' }, key),
+    api3('v3 Contact.get + api.Email.get (chained)', 'Contact', 'get', { options: { limit: 25, sort: 'sort_name' }, return: ['id', 'display_name'], 'api.Email.get': {} }, key, 'GET'),
+  ];
+  if (c.jwt) list.push(api3('v3 Contact.get by JWT', 'Contact', 'get', { options: { limit: 25, sort: 'sort_name' } }, { Authorization: `Bearer ${c.jwt}` }, 'GET'));
+  if (c.apiKey && c.siteKey) {
+    list.push(api3('v3 Contact.get by legacy keys', 'Contact', 'get', { options: { limit: 25, sort: 'sort_name' } }, {}, 'GET', { key: c.siteKey, api_key: c.apiKey }));
+  }
+  return list;
+}

