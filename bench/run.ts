@@ -73,7 +73,7 @@ async function load(url: string, s: Pick<Scenario, 'method' | 'path' | 'headers'
 }
 
 async function queries(url: string): Promise<number> {
-  return (await (await fetch(`${url}/__bench/stats`)).json()).queries as number;
+  return ((await (await fetch(`${url}/__bench/stats`)).json()) as { queries: number }).queries;
 }
 
 async function main() {
@@ -125,7 +125,7 @@ async function main() {
       log(`  ${s.name}: ${row.crm.rps.toFixed(0)} req/s (baseline ${row.baseline.rps.toFixed(0)}, ratio ${(row.ratio * 100).toFixed(0)}%), p50 ${row.crm.p50} ms, p99 ${row.crm.p99} ms, ${row.queriesPerRequest.toFixed(2)} queries/request`);
     }
     const peak = peakRssMb(crm.child.pid!);
-    const result = { date: new Date().toISOString(), engine: opts.engine, ...opts, peakRssMb: peak, node: process.version, rows };
+    const result = { date: new Date().toISOString(), ...opts, peakRssMb: peak, node: process.version, rows };
     const outDir = path.join(root, 'bench', 'results');
     mkdirSync(outDir, { recursive: true });
     if (!smoke) {

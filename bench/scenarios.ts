@@ -40,7 +40,7 @@ function api3(name: string, entity: string, action: string, params: Record<strin
 }
 
 export function scenarios(c: BenchCredentials): Scenario[] {
-  const key = c.apiKey ? { 'X-Crm-Auth': `Bearer ${c.apiKey}` } : {};
+  const key: Record<string, string> = c.apiKey ? { 'X-Crm-Auth': `Bearer ${c.apiKey}` } : {};
   const list: Scenario[] = [
     api3('v3 Contact.get (25, sort_name)', 'Contact', 'get', { sequential: 1, options: { limit: 25, sort: 'sort_name' } }, key, 'GET'),
     api3('v3 Contact.get last_name LIKE + return', 'Contact', 'get', { last_name: { LIKE: 'Smi%' }, return: ['id', 'display_name', 'email'], options: { limit: 25, sort: 'sort_name' } }, key, 'GET'),
