@@ -44,7 +44,12 @@ export async function createApp(kernel: Kernel): Promise<Koa> {
   });
   app.use(errorBoundary());
   app.use(requestScope(kernel));
-  app.use(koaBody({ multipart: true, urlencoded: true, json: true, text: false, includeUnparsed: true, jsonLimit: '2mb', formLimit: '2mb' }));
+  // Multipart bodies carry form fields only: no route accepts uploads, so a file part is refused
+  // rather than written to the temp folder.
+  app.use(koaBody({
+    multipart: true, urlencoded: true, json: true, text: false, includeUnparsed: true, jsonLimit: '2mb', formLimit: '2mb',
+    formidable: { maxFiles: 0, maxFieldsSize: 2 * 1024 * 1024 },
+  }));
   const router = new Router();
   for (const route of await collectRoutes(kernel)) {
     const paths = ([] as string[]).concat(route.path);

@@ -9,10 +9,11 @@ import type { RouteDefinition } from '../types';
 
 export function toKernelError(err: unknown): KernelError {
   if (isKernelError(err)) return err;
-  const e = err as { status?: number; expose?: boolean; message?: string; type?: string };
-  // koa-body and Koa raise http-errors for malformed requests: a caller's mistake, not ours.
-  if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) {
-    return new KernelError('E_BAD_REQUEST', e.expose ? String(e.message) : 'Malformed request', { status: e.status, cause: err });
+  const e = err as { status?: number; httpCode?: number; expose?: boolean; message?: string };
+  // koa-body (http-errors) and formidable (httpCode) flag malformed requests: a caller's mistake, not ours.
+  const status = e?.status ?? e?.httpCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return new KernelError('E_BAD_REQUEST', e.expose ? String(e.message) : 'Malformed or oversized request body', { status, cause: err });
   }
   return new KernelError('E_INTERNAL', 'Internal error', { cause: err });
 }

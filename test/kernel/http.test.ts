@@ -54,6 +54,12 @@ describe('kernel/http', () => {
     expect((await http.post('/fixture/echo').field('entity', 'Contact')).body.body).to.have.property('entity');
   });
 
+  it('refuses a multipart file upload with a 4xx instead of storing it', async () => {
+    const res = await (await t.http()).post('/fixture/echo').field('entity', 'Contact').attach('file', Buffer.from('x'.repeat(100)), 'a.txt');
+    expect(res.status).to.be.within(400, 499);
+    expect(res.body.error.code).to.equal('E_BAD_REQUEST');
+  });
+
   it('answers 503 E_DATABASE from /healthz when the database is gone', async () => {
     const t2 = await bootTestKernel({ plugins: ['system'] });
     const http = await t2.http();
