@@ -4,7 +4,7 @@
  */
 import { Command } from 'commander';
 import { cliCommands, createKernel, isKernelError, Kernel, loadConfig, planPlugins, KERNEL_VERSION, startServer, type CliCommand, type Config } from '../kernel';
-import { createDb } from '../kernel/db';
+import { closeDb, createDb } from '../kernel/db';
 import { createLogger } from '../kernel/log';
 import { generateDocs } from './docs';
 import { describePlugins, installedPlugins } from './plugins';
@@ -20,7 +20,7 @@ async function registeredKernel(cfg: Config): Promise<Kernel> {
   try {
     return await kernel.register();
   } catch (err) {
-    await kernel.db.destroy();
+    await closeDb(kernel.db);
     throw err;
   }
 }

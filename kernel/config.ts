@@ -97,7 +97,8 @@ export interface LoadConfigOptions {
 /** Reads, merges and validates the configuration. */
 export function loadConfig(opts: LoadConfigOptions = {}): Config {
   const env = opts.env ?? process.env;
-  const file = path.resolve(opts.file ?? env.CRM_CONFIG ?? 'crm.config.json');
+  const named = opts.file || env.CRM_CONFIG || undefined;
+  const file = path.resolve(named ?? 'crm.config.json');
   let raw: Record<string, any> = {};
   if (existsSync(file)) {
     try {
@@ -105,7 +106,7 @@ export function loadConfig(opts: LoadConfigOptions = {}): Config {
     } catch (err) {
       throw new KernelError('E_CONFIG_INVALID', `${file} is not valid JSON: ${(err as Error).message}`);
     }
-  } else if (opts.file || env.CRM_CONFIG) {
+  } else if (named) {
     throw new KernelError('E_CONFIG_INVALID', `Config file ${file} does not exist`);
   }
   for (const [name, apply] of envMap) if (env[name] !== undefined && env[name] !== '') apply(raw, env[name]!);

@@ -45,15 +45,20 @@ export function createDb(config: Config, logger?: Logger): Db {
   mkdirSync(dir, { recursive: true });
   const unlock = lockDataDir(dir);
   const db = knexFactory({ client: ClientPGLite as unknown as typeof knexFactory.Client, dialect: 'postgres', connection: { filename: dir }, log });
-  const destroy = db.destroy.bind(db);
-  db.destroy = (async () => {
-    try {
-      await destroy();
-    } finally {
-      unlock();
-    }
-  }) as typeof db.destroy;
+  releases.set(db, unlock);
   return db;
+}
+
+const releases = new WeakMap<Db, () => void>();
+
+/** Ends the pool (or closes the embedded database) and releases the data-folder lock. */
+export async function closeDb(db: Db): Promise<void> {
+  try {
+    await db.destroy();
+  } finally {
+    releases.get(db)?.();
+    releases.delete(db);
+  }
 }
 
 /**
@@ -73,7 +78,7 @@ function lockDataDir(dir: string): () => void {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const owner = Number(readFileSync(file, 'utf8'));
-      if (owner && owner !== process.pid && isAlive(owner)) {
+      if (owner && isAlive(owner)) {
         throw new KernelError('E_DATABASE', `The embedded database in ${dir} is in use by process ${owner}. Stop it, or use PostgreSQL (DATABASE_URL) to run several instances.`);
       }
       unlinkSync(file);

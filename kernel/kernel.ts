@@ -11,7 +11,7 @@ import { ActionRegistry, type ActionRegistrar, type CompiledAction } from './act
 import type { Config } from './config';
 import { createRequestScope, createRootContainer, serviceRegistrarFor, type ServiceRegistrar } from './container';
 import { apiAuthorize, apiException, apiPrepare, apiRespond, kernelReady, type ApiRequest } from './core-hooks';
-import { createDb, migrate, ping, type Db } from './db';
+import { closeDb, createDb, migrate, ping, type Db } from './db';
 import { KernelError, isKernelError } from './errors';
 import { HookBus, Stage, type HookKind, type HookRef, type HookTapper } from './hooks';
 import { importRegister, planPlugins, withTimeout, type PlannedPlugin } from './loader';
@@ -142,7 +142,7 @@ export class Kernel {
       }
     }
     await this.container.dispose();
-    await this.db.destroy();
+    await closeDb(this.db);
     if (errors.length) throw errors[0];
   }
 
