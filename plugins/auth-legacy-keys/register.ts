@@ -83,7 +83,10 @@ export default definePlugin<LegacyOptions>(({ config, hooks, services }) => {
       if (wait) return { reject: THROTTLED, response: wpRefusal(THROTTLED, wait) };
       const user = await userForKey(req, apiKey);
       if (!user) return { reject: 'Param api_key is not valid.', response: wpRefusal('Param api_key is not valid.') };
-      if (!authenticator.siteKeyMatches(siteKey)) return { reject: 'Param key is not valid.', response: wpRefusal('Param key is not valid.') };
+      if (!authenticator.siteKeyMatches(siteKey)) {
+        await throttle.fail(db, [{ ip: req.ip }]);
+        return { reject: 'Param key is not valid.', response: wpRefusal('Param key is not valid.') };
+      }
       return { accept: { contactId: user.contact_id, userId: user.id, via: 'api_key', flow: 'legacy', attributes: { cred: 'api_key' } } };
     }
 

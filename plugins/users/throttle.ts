@@ -13,8 +13,6 @@ export interface ThrottleOptions {
   lockoutSeconds: number;
 }
 
-export const THROTTLE_DEFAULTS: ThrottleOptions = { enabled: true, windowSeconds: 900, maxFailuresPerIp: 50, maxFailuresPerUsername: 10, lockoutSeconds: 900 };
-
 /** A throttle subject: a client address or a username. */
 export type Subject = { ip: string } | { username: string };
 

@@ -15,7 +15,7 @@ describe('auth-authx: per-flow settings', () => {
     before(async () => {
       k = await bootAuth({
         authx: {
-          flows: { header: { cred: ['pass', 'api_key'] }, param: { cred: ['pass', 'jwt', 'api_key'], user: 'require' }, xheader: { user: 'ignore' } },
+          flows: { header: { cred: ['pass', 'api_key'] }, param: { cred: ['pass', 'jwt', 'api_key'], user: 'require' }, xheader: { cred: ['pass', 'api_key'], user: 'ignore' } },
           guards: [],
         },
       });
@@ -33,6 +33,10 @@ describe('auth-authx: per-flow settings', () => {
     it('accepts Basic on the param flow', async () => {
       const res = await k.req().post(AJAX).type('form').send({ _authx: basic('bob', PASSWORD) });
       expect(res.body).to.include({ contactId: k.cast.bob.contactId, via: 'pass', flow: 'param' });
+    });
+    it('accepts Basic on the xheader flow (user mode ignore keeps only the contact)', async () => {
+      const res = await k.req().get(AJAX).set('X-Crm-Auth', basic('bob', PASSWORD));
+      expect(res.body).to.include({ contactId: k.cast.bob.contactId, userId: null, via: 'pass', flow: 'xheader' });
     });
     it('still refuses a wrong password', async () => {
       expect401(await k.req().get(AJAX).set('Authorization', basic('alice', 'not the password')), 'Invalid credential');
