@@ -60,9 +60,10 @@ export default definePlugin<LegacyOptions>(({ config, hooks, services }) => {
     const outcome = await authenticator.authenticate(db, {
       flow: 'legacyrest', credential: `Bearer ${apiKey}`, siteKey, ip: req.ip, policy: { ...config.legacyrest, guards: ['site_key'] },
     });
+    const refuse = (reason: string): CredentialResult => ({ reject: `FATAL: ${reason}`, response: legacyRestRefusal(reason) });
+    if ('reject' in outcome) return refuse(outcome.reject);
     // Both keys are required here, whatever the credential (a JWT passes AuthX guards by itself).
-    const reason = 'reject' in outcome ? outcome.reject : authenticator.siteKeyMatches(siteKey) ? undefined : 'Login not permitted. Must satisfy guard (site_key).';
-    if (reason || 'reject' in outcome) return { reject: `FATAL: ${reason}`, response: legacyRestRefusal(reason!) };
+    if (!authenticator.siteKeyMatches(siteKey)) return refuse('Login not permitted. Must satisfy guard (site_key).');
     const { contactId, userId, cred } = outcome.ok;
     return { accept: { contactId, userId, via: cred, flow: 'legacyrest', permissions: new Set(['access AJAX API']), attributes: { cred } } };
   }

@@ -19,7 +19,7 @@ export async function issueJwt(keyring: Keyring, contactId: number, ttlSeconds: 
 
 /**
  * What a bearer token means as a JWT: `null` when it is not one of ours (bad signature, unknown
- * `kid`, other algorithm, no `authx` scope: the caller falls through to `Invalid credential`), a
+ * `kid`, other algorithm, no `exp`, no `authx` scope: the caller falls through to `Invalid credential`), a
  * rejection message, or the contact id.
  */
 export async function verifyJwt(keyring: Keyring, token: string): Promise<null | { reject: string } | { contactId: number; claims: Record<string, unknown> }> {
@@ -34,7 +34,7 @@ export async function verifyJwt(keyring: Keyring, token: string): Promise<null |
   if (!key) return null;
   let payload: Record<string, unknown>;
   try {
-    ({ payload } = await jwtVerify(token, key.secret, { algorithms: ['HS256'], clockTolerance: 0 }));
+    ({ payload } = await jwtVerify(token, key.secret, { algorithms: ['HS256'], clockTolerance: 0, requiredClaims: ['exp'] }));
   } catch (err) {
     if (err instanceof errors.JWTExpired) return { reject: 'Expired token' };
     return null;

@@ -147,6 +147,10 @@ describe('auth-authx: flows × credentials (defaults: jwt + api_key, guards site
       const hs384 = await sign(SIGN_K2, 'k2', { sub: sub(), scope: 'authx', exp: exp() }, 'HS384');
       for (const tok of [none, hs512, hs384]) expect401(await flows.xheader(`Bearer ${tok}`), 'Invalid credential');
     });
+    it('refuses a token without exp (tokens must expire)', async () => {
+      const tok = await sign(SIGN_K2, 'k2', { sub: sub(), scope: 'authx' });
+      expect401(await flows.xheader(`Bearer ${tok}`), 'Invalid credential');
+    });
     it('ignores a token without the authx scope', async () => {
       const tok = await sign(SIGN_K2, 'k2', { sub: sub(), scope: 'other things', exp: exp() });
       expect401(await flows.xheader(`Bearer ${tok}`), 'Invalid credential');

@@ -44,6 +44,18 @@ describe('users: seeded roles, secrets and first run', () => {
     expect(other.sessionSecret).to.equal(mine.sessionSecret);
   });
 
+  it('sessions started by one instance are read by another (secret and rows in the database); expired ones are not', async () => {
+    const { SessionStore } = await import('../../../plugins/users/sessions');
+    const other = new Keyring({});
+    await other.load(t.kernel.db);
+    const a = t.kernel.container.cradle.sessions;
+    const b = new SessionStore(other, a.options);
+    const cookie = await a.start(t.kernel.db, { contactId: 77, userId: null });
+    expect(await b.read(t.kernel.db, cookie)).to.include({ contactId: 77, userId: null });
+    await t.kernel.db('crm_session').update({ expires_at: t.kernel.db.raw("now() - interval '1 second'") });
+    expect(await b.read(t.kernel.db, cookie)).to.equal(undefined);
+  });
+
   it('refuses a configured site key shorter than 8 characters', () => {
     expect(() => new Keyring({ siteKey: 'short' })).to.throw(/at least 8/);
   });
