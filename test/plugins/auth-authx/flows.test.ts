@@ -1,16 +1,9 @@
 import { expect } from 'chai';
 import { SignJWT, base64url } from 'jose';
 import { issueJwt } from '../../../plugins/users/jwt';
-import { basic, bootAuth, logsHold, PASSWORD, SIGN_K1, SIGN_K2, SITE_KEY, type AuthKernel } from '../../fixtures/auth';
+import { basic, bootAuth, expect401, logsHold, PASSWORD, SIGN_K1, SIGN_K2, SITE_KEY, type AuthKernel } from '../../fixtures/auth';
 
 const AJAX = '/crm/ajax/rest';
-
-function expect401(res: { status: number; headers: Record<string, string>; text: string }, message: string) {
-  expect(res.status).to.equal(401);
-  expect(res.headers['content-type']).to.match(/^text\/plain/);
-  expect(res.text).to.equal(`HTTP 401 ${message}`);
-  expect(res.headers['set-cookie']).to.equal(undefined);
-}
 
 const sign = (secret: string, kid: string, claims: Record<string, unknown>, alg = 'HS256') =>
   new SignJWT(claims).setProtectedHeader({ alg, kid }).sign(new TextEncoder().encode(secret));

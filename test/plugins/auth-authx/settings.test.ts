@@ -1,13 +1,7 @@
 import { expect } from 'chai';
-import { basic, bootAuth, logsHold, PASSWORD, SITE_KEY, type AuthKernel } from '../../fixtures/auth';
+import { basic, bootAuth, expect401, logsHold, PASSWORD, SITE_KEY, type AuthKernel } from '../../fixtures/auth';
 
 const AJAX = '/crm/ajax/rest';
-
-function expect401(res: { status: number; headers: Record<string, string>; text: string }, message: string) {
-  expect(res.status).to.equal(401);
-  expect(res.headers['content-type']).to.match(/^text\/plain/);
-  expect(res.text).to.equal(`HTTP 401 ${message}`);
-}
 
 describe('auth-authx: per-flow settings', () => {
   describe('passwords opted in for header and param, user link require on param, guards off', () => {
