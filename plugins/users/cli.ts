@@ -109,7 +109,7 @@ export function userCliCommands(): CliCommand[] {
       description: 'Grant permissions to a role (created if new), or with --user give the role to a user',
       arguments: [
         { name: 'role', description: 'Role name', required: true },
-        { name: 'permissions...', description: 'Permission names (quote names with spaces)' },
+        { name: 'permissions...', description: 'Permission names (quote names with spaces)', required: false },
       ],
       options: [
         { flags: '--user <username>', description: 'Give the role to this user instead' },
@@ -136,7 +136,7 @@ export function userCliCommands(): CliCommand[] {
       description: 'Revoke permissions from a role, or with --user take the role from a user',
       arguments: [
         { name: 'role', description: 'Role name', required: true },
-        { name: 'permissions...', description: 'Permission names' },
+        { name: 'permissions...', description: 'Permission names', required: false },
       ],
       options: [{ flags: '--user <username>', description: 'Take the role from this user instead' }],
       async run(args, options, kernel) {
