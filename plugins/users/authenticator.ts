@@ -1,0 +1,131 @@
+/**
+ * The AuthX authenticator: turns a credential string (`Bearer <api key>`, `Bearer <jwt>`,
+ * `Basic <base64(user:pass)>`) into a contact and user, then applies a flow's policy (allowed
+ * credential types, user link mode, guards) in the reference's order, with its exact messages.
+ * Shared by auth-authx (header, xheader, param, login flows) and auth-legacy-keys (legacyrest).
+ */
+import type { Knex } from 'knex';
+import { holds } from '../../kernel';
+import { safeEqual, verifyPassword } from './crypto';
+import { verifyJwt } from './jwt';
+import type { Keyring } from './keyring';
+import type { IdentityStore } from './store';
+import type { Subject, Throttle } from './throttle';
+
+export type CredType = 'pass' | 'api_key' | 'jwt';
+export type UserMode = 'ignore' | 'optional' | 'require';
+export type Guard = 'site_key' | 'perm';
+
+export interface FlowPolicy {
+  cred: CredType[];
+  user: UserMode;
+  guards: Guard[];
+}
+
+export interface Authenticated {
+  contactId: number;
+  userId: number | null;
+  cred: CredType;
+  claims?: Record<string, unknown>;
+}
+
+export type AuthOutcome = { ok: Authenticated } | { reject: string; retryAfter?: number };
+
+export const THROTTLED = 'Too many failed login attempts. Try again later.';
+export const INVALID = 'Invalid credential';
+
+type Found = { contactId: number; userId?: number; username?: string; cred: CredType; claims?: Record<string, unknown> };
+
+/** `<Scheme> <value>` split on the first space; the scheme is case-sensitive. */
+export function parseCredential(credential: string): { scheme: string; value: string } | null {
+  const i = credential.indexOf(' ');
+  if (i <= 0) return null;
+  return { scheme: credential.slice(0, i), value: credential.slice(i + 1) };
+}
+
+/** `user:pass` from a Basic value; null when the base64 or the shape is malformed. */
+export function parseBasic(value: string): { username: string; password: string } | null {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(value) || value.length % 4 !== 0 || value.length > 4096) return null;
+  const text = Buffer.from(value, 'base64').toString('utf8');
+  const i = text.indexOf(':');
+  if (i <= 0) return null;
+  return { username: text.slice(0, i), password: text.slice(i + 1) };
+}
+
+export class Authenticator {
+  constructor(private readonly store: IdentityStore, private readonly keyring: Keyring, private readonly throttle: Throttle) {}
+
+  async authenticate(db: Knex, req: { flow: string; credential: string; siteKey?: string; policy: FlowPolicy; ip: string }): Promise<AuthOutcome> {
+    const parsed = parseCredential(req.credential);
+    const basic = parsed?.scheme === 'Basic' ? parseBasic(parsed.value) : null;
+    const subjects: Subject[] = [{ ip: req.ip }, ...(basic ? [{ username: basic.username }] : [])];
+    const wait = await this.throttle.retryAfter(db, subjects);
+    if (wait > 0) return { reject: THROTTLED, retryAfter: wait };
+
+    const found = parsed ? await this.check(db, parsed, basic) : null;
+    if (!found || 'reject' in found) {
+      if (!found) await this.throttle.fail(db, subjects);
+      return { reject: found?.reject ?? INVALID };
+    }
+    if (!(await this.store.contactExists(db, found.contactId))) return { reject: `Contact ID ${found.contactId} is invalid` };
+    if (!req.policy.cred.includes(found.cred)) return { reject: `Authentication type "${found.cred}" with flow "${req.flow}" is not allowed for this principal.` };
+    const user = found.userId !== undefined ? await this.store.findUserById(db, found.userId) : await this.store.findUserByContact(db, found.contactId);
+    if (req.policy.user === 'require' && !user) return { reject: 'Cannot login. No matching user is available.' };
+    if (!(await this.guardsPass(db, found.cred, user?.id ?? null, req.siteKey, req.policy.guards))) {
+      return { reject: `Login not permitted. Must satisfy guard (${req.policy.guards.join(', ')}).` };
+    }
+    if (user && !user.is_active) return { reject: 'Cannot login. User is blocked.' };
+    if (basic) await this.throttle.succeed(db, basic.username);
+    return { ok: { contactId: found.contactId, userId: req.policy.user === 'ignore' ? null : user?.id ?? null, cred: found.cred, claims: found.claims } };
+  }
+
+  /**
+   * A username/password login (the session login page): throttled like the AuthX flows; an
+   * unknown user, a wrong password and a disabled user all give the same refusal.
+   */
+  async passwordLogin(db: Knex, username: string, password: string, ip: string): Promise<{ ok: { contactId: number; userId: number } } | { reject: string; retryAfter?: number }> {
+    const subjects: Subject[] = [{ ip }, { username }];
+    const wait = await this.throttle.retryAfter(db, subjects);
+    if (wait > 0) return { reject: THROTTLED, retryAfter: wait };
+    const user = username.length <= 128 ? await this.store.findUser(db, username) : undefined;
+    const ok = (await verifyPassword(password, user?.password_hash)) && user?.is_active === true;
+    if (!ok || !user) {
+      await this.throttle.fail(db, subjects);
+      return { reject: 'Invalid username or password.' };
+    }
+    await this.throttle.succeed(db, username);
+    return { ok: { contactId: user.contact_id, userId: user.id } };
+  }
+
+  /** Whether the site key matches, in constant time. */
+  siteKeyMatches(given: string | undefined): boolean {
+    return typeof given === 'string' && given.length > 0 && safeEqual(given.trim(), this.keyring.siteKey);
+  }
+
+  /** Credential check in the reference's priority: password, then API key, then JWT. */
+  private async check(db: Knex, cred: { scheme: string; value: string }, basic: { username: string; password: string } | null): Promise<Found | { reject: string } | null> {
+    if (cred.scheme === 'Basic') {
+      if (!basic) return null;
+      const user = await this.store.findUser(db, basic.username);
+      const ok = await verifyPassword(basic.password, user?.password_hash);
+      return ok && user ? { contactId: user.contact_id, userId: user.id, username: user.username, cred: 'pass' } : null;
+    }
+    if (cred.scheme !== 'Bearer' || !cred.value) return null;
+    const contactId = await this.store.contactForApiKey(db, cred.value);
+    if (contactId !== null) return { contactId, cred: 'api_key' };
+    const jwt = await verifyJwt(this.keyring, cred.value);
+    if (!jwt || 'reject' in jwt) return jwt;
+    return { contactId: jwt.contactId, cred: 'jwt', claims: jwt.claims };
+  }
+
+  /** Passes when the list is empty, for JWTs, on a matching site key, or (perm) when the user holds the permission. */
+  private async guardsPass(db: Knex, cred: CredType, userId: number | null, siteKey: string | undefined, guards: Guard[]): Promise<boolean> {
+    if (!guards.length || cred === 'jwt') return true;
+    if (guards.includes('site_key') && this.siteKeyMatches(siteKey)) return true;
+    if (guards.includes('perm')) {
+      const perm = cred === 'pass' ? 'authenticate with password' : 'authenticate with api key';
+      return holds(perm, await this.store.permissionsFor(db, userId));
+    }
+    return false;
+  }
+}

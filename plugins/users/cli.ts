@@ -1,0 +1,209 @@
+/**
+ * CLI commands contributed through `cli.commands`: users, roles, API keys and JWTs. Secrets a
+ * command creates (API key, generated password, JWT) are printed once in its output, never logged.
+ */
+import { KernelError, type CliCommand, type Kernel } from '../../kernel';
+import { randomToken } from './crypto';
+import { issueJwt } from './jwt';
+import type { IdentityStore } from './store';
+
+const deps = (kernel: Kernel) => ({
+  db: kernel.db,
+  identity: kernel.container.resolve('identity') as IdentityStore,
+  keyring: kernel.container.cradle.keyring,
+  catalogue: kernel.container.cradle.permissionCatalogue,
+});
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+function int(v: unknown, name: string): number | undefined {
+  const s = str(v);
+  if (s === undefined) return undefined;
+  if (!/^\d{1,15}$/.test(s) || Number(s) <= 0) throw new KernelError('E_INVALID_PARAMS', `--${name} must be a positive integer`);
+  return Number(s);
+}
+
+function need(args: string[], i: number, name: string): string {
+  const v = args[i];
+  if (!v) throw new KernelError('E_INVALID_PARAMS', `Missing argument <${name}>`);
+  return v;
+}
+
+export function userCliCommands(): CliCommand[] {
+  return [
+    {
+      name: 'user add',
+      description: 'Create a user linked to a contact (a new contact unless --contact is given)',
+      arguments: [{ name: 'username', description: 'Login name', required: true }],
+      options: [
+        { flags: '--contact <id>', description: 'Existing contact id to link' },
+        { flags: '--password <password>', description: 'Password (default: a generated one, printed once)' },
+        { flags: '--roles <roles>', description: 'Comma-separated roles, e.g. administrator' },
+        { flags: '--no-password', description: 'Create the user without a password (API keys / JWT only)' },
+      ],
+      async run(args, options, kernel) {
+        const { db, identity } = deps(kernel);
+        const generated = options.password === undefined ? randomToken(12) : undefined;
+        const password = options.password === false ? undefined : str(options.password) ?? generated;
+        const roles = (str(options.roles) ?? '').split(',').map((r) => r.trim()).filter(Boolean);
+        const user = await db.transaction((trx) => identity.createUser(trx, { username: need(args, 0, 'username'), password, contactId: int(options.contact, 'contact'), roles }));
+        return [`Created user ${user.username} (id ${user.id}, contact ${user.contact_id})${roles.length ? ` with roles ${roles.join(', ')}` : ''}.`,
+          ...(generated && password ? [`Password (shown once): ${generated}`] : [])].join('\n');
+      },
+    },
+    {
+      name: 'user list',
+      description: 'List users, their contacts, roles and whether they are active',
+      async run(_args, _options, kernel) {
+        const { db, identity } = deps(kernel);
+        const users = await identity.listUsers(db);
+        if (!users.length) return 'No users.';
+        return users.map((u) => `${u.id}\t${u.username}\tcontact ${u.contact_id}\t${u.is_active ? 'active' : 'disabled'}\t${u.roles.join(',') || '-'}`).join('\n');
+      },
+    },
+    {
+      name: 'user passwd',
+      description: "Set a user's password (ends the user's sessions)",
+      arguments: [{ name: 'username', description: 'Login name', required: true }],
+      options: [{ flags: '--password <password>', description: 'New password (default: a generated one, printed once)' }],
+      async run(args, options, kernel) {
+        const { db, identity } = deps(kernel);
+        const generated = str(options.password) ? undefined : randomToken(12);
+        await identity.setPassword(db, need(args, 0, 'username'), str(options.password) ?? generated!);
+        return `Password of ${args[0]} changed.${generated ? `\nPassword (shown once): ${generated}` : ''}`;
+      },
+    },
+    {
+      name: 'user disable',
+      description: 'Disable a user: every credential of the user is refused and its sessions end',
+      arguments: [{ name: 'username', description: 'Login name', required: true }],
+      async run(args, _options, kernel) {
+        const { db, identity } = deps(kernel);
+        await identity.setActive(db, need(args, 0, 'username'), false);
+        return `User ${args[0]} disabled.`;
+      },
+    },
+    {
+      name: 'user enable',
+      description: 'Enable a disabled user again',
+      arguments: [{ name: 'username', description: 'Login name', required: true }],
+      async run(args, _options, kernel) {
+        const { db, identity } = deps(kernel);
+        await identity.setActive(db, need(args, 0, 'username'), true);
+        return `User ${args[0]} enabled.`;
+      },
+    },
+    {
+      name: 'role list',
+      description: 'List roles with their permissions and users (--catalogue: every known permission)',
+      options: [{ flags: '--catalogue', description: 'List the permission catalogue instead' }],
+      async run(_args, options, kernel) {
+        const { db, identity, catalogue } = deps(kernel);
+        if (options.catalogue) return [...catalogue.values()].map((p) => `${p.name}\t${p.label}`).join('\n');
+        const roles = await identity.listRoles(db);
+        return roles.map((r) => `${r.name}: ${r.permissions.join(', ') || '(no permissions)'}${r.users.length ? `\n  users: ${r.users.join(', ')}` : ''}`).join('\n');
+      },
+    },
+    {
+      name: 'role grant',
+      description: 'Grant permissions to a role (created if new), or with --user give the role to a user',
+      arguments: [
+        { name: 'role', description: 'Role name', required: true },
+        { name: 'permissions...', description: 'Permission names (quote names with spaces)', required: false },
+      ],
+      options: [
+        { flags: '--user <username>', description: 'Give the role to this user instead' },
+        { flags: '--force', description: 'Accept permissions missing from the catalogue' },
+      ],
+      async run(args, options, kernel) {
+        const { db, identity, catalogue } = deps(kernel);
+        const [role, ...perms] = [need(args, 0, 'role'), ...args.slice(1).flat()];
+        if (str(options.user)) {
+          await identity.assignRole(db, str(options.user)!, role);
+          return `Role ${role} given to ${options.user}.`;
+        }
+        if (!perms.length) throw new KernelError('E_INVALID_PARAMS', 'Name at least one permission, or --user');
+        const unknown = perms.filter((p) => p !== '*' && !catalogue.has(identity.normalize(p)));
+        if (unknown.length && !options.force) {
+          throw new KernelError('E_INVALID_PARAMS', `Unknown permission(s): ${unknown.join(', ')} (see crm role list --catalogue; --force accepts them)`);
+        }
+        await identity.grantPermissions(db, role, perms);
+        return `Role ${role} now holds: ${perms.map((p) => identity.normalize(p)).join(', ')}.`;
+      },
+    },
+    {
+      name: 'role revoke',
+      description: 'Revoke permissions from a role, or with --user take the role from a user',
+      arguments: [
+        { name: 'role', description: 'Role name', required: true },
+        { name: 'permissions...', description: 'Permission names', required: false },
+      ],
+      options: [{ flags: '--user <username>', description: 'Take the role from this user instead' }],
+      async run(args, options, kernel) {
+        const { db, identity } = deps(kernel);
+        const [role, ...perms] = [need(args, 0, 'role'), ...args.slice(1).flat()];
+        if (str(options.user)) {
+          await identity.unassignRole(db, str(options.user)!, role);
+          return `Role ${role} taken from ${options.user}.`;
+        }
+        if (!perms.length) throw new KernelError('E_INVALID_PARAMS', 'Name at least one permission, or --user');
+        await identity.revokePermissions(db, role, perms);
+        return `Revoked from ${role}: ${perms.join(', ')}.`;
+      },
+    },
+    {
+      name: 'key create',
+      description: 'Create an API key for a contact or user; the key is printed once and stored hashed',
+      options: [
+        { flags: '--contact <id>', description: 'Contact id' },
+        { flags: '--user <username>', description: "The user's contact" },
+        { flags: '--label <text>', description: 'What the key is for' },
+      ],
+      async run(_args, options, kernel) {
+        const { db, identity } = deps(kernel);
+        let contactId = int(options.contact, 'contact');
+        if (str(options.user)) contactId = (await identity.requireUser(db, str(options.user)!)).contact_id;
+        if (!contactId) throw new KernelError('E_INVALID_PARAMS', 'Give --contact <id> or --user <username>');
+        const { id, key } = await identity.createApiKey(db, contactId, str(options.label));
+        return `API key ${id} for contact ${contactId} (shown once; only its hash is stored):\n${key}`;
+      },
+    },
+    {
+      name: 'key list',
+      description: 'List API keys (id, contact, prefix, label, state); never the keys',
+      async run(_args, _options, kernel) {
+        const { db, identity } = deps(kernel);
+        const keys = await identity.listApiKeys(db);
+        if (!keys.length) return 'No API keys.';
+        return keys.map((k) => `${k.id}\tcontact ${k.contact_id}\t${k.prefix}…\t${k.label ?? '-'}\t${k.revoked_at ? 'revoked' : 'active'}`).join('\n');
+      },
+    },
+    {
+      name: 'key revoke',
+      description: 'Revoke an API key by id or prefix',
+      arguments: [{ name: 'key', description: 'Key id or prefix (from key list)', required: true }],
+      async run(args, _options, kernel) {
+        const { db, identity } = deps(kernel);
+        const n = await identity.revokeApiKey(db, need(args, 0, 'key'));
+        if (!n) throw new KernelError('E_NOT_FOUND', `No active API key ${args[0]}`);
+        return `Revoked ${n} API key(s).`;
+      },
+    },
+    {
+      name: 'jwt issue',
+      description: 'Issue a JWT for AuthX (HS256, sub cid:<contact>, scope authx)',
+      options: [
+        { flags: '--contact <id>', description: 'Contact id (required)' },
+        { flags: '--ttl <seconds>', description: 'Lifetime in seconds', default: '3600' },
+      ],
+      async run(_args, options, kernel) {
+        const { db, identity, keyring } = deps(kernel);
+        const contactId = int(options.contact, 'contact');
+        if (!contactId) throw new KernelError('E_INVALID_PARAMS', 'Give --contact <id>');
+        const ttl = int(options.ttl ?? '3600', 'ttl')!;
+        if (!(await identity.contactExists(db, contactId))) throw new KernelError('E_NOT_FOUND', `Contact ID ${contactId} is invalid`);
+        return issueJwt(keyring, contactId, ttl);
+      },
+    },
+  ];
+}

@@ -1,0 +1,214 @@
+/**
+ * The identity store: users (linked to contacts), roles and their permissions, and API keys.
+ * Every method takes the database handle to use, so callers inside an API call pass `ctx.db`.
+ */
+import type { Knex } from 'knex';
+import { KernelError } from '../../kernel';
+import { hashPassword, randomToken, sha256hex } from './crypto';
+
+export interface UserRecord {
+  id: number;
+  username: string;
+  password_hash: string | null;
+  contact_id: number;
+  is_active: boolean;
+}
+
+export interface ApiKeyRecord {
+  id: number;
+  contact_id: number;
+  prefix: string;
+  label: string | null;
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
+const USERNAME = /^[A-Za-z0-9._@+-]{1,128}$/;
+
+/** Permission aliases (`compat-civicrm`: `administer CiviCRM` → `administer CRM`). */
+export type Aliases = Readonly<Record<string, string>>;
+
+export class IdentityStore {
+  private contactTable?: boolean;
+
+  constructor(private readonly aliases: () => Aliases = () => ({})) {}
+
+  // ---- users -------------------------------------------------------------------------------
+
+  findUser(db: Knex, username: string): Promise<UserRecord | undefined> {
+    return db('crm_user').whereRaw('lower(username) = lower(?)', [username]).first();
+  }
+
+  findUserById(db: Knex, id: number): Promise<UserRecord | undefined> {
+    return db('crm_user').where({ id }).first();
+  }
+
+  findUserByContact(db: Knex, contactId: number): Promise<UserRecord | undefined> {
+    return db('crm_user').where({ contact_id: contactId }).first();
+  }
+
+  countUsers(db: Knex): Promise<number> {
+    return db('crm_user').count<{ n: string }[]>({ n: '*' }).then((r) => Number(r[0].n));
+  }
+
+  /** Creates a user; without `contactId` a new contact is created for it. */
+  async createUser(db: Knex, input: { username: string; password?: string; contactId?: number; roles?: string[] }): Promise<UserRecord> {
+    if (!USERNAME.test(input.username)) throw new KernelError('E_INVALID_PARAMS', 'A username is 1 to 128 letters, digits or . _ @ + -');
+    if (await this.findUser(db, input.username)) throw new KernelError('E_CONFLICT', `User ${input.username} already exists`);
+    const contactId = input.contactId ?? (await this.createContact(db, input.username));
+    if (await this.findUserByContact(db, contactId)) throw new KernelError('E_CONFLICT', `Contact ${contactId} already has a user`);
+    const password_hash = input.password ? await hashPassword(checkPassword(input.password)) : null;
+    const [user] = await db('crm_user').insert({ username: input.username, password_hash, contact_id: contactId }).returning('*');
+    for (const role of input.roles ?? []) await this.assignRole(db, user.username, role);
+    return user;
+  }
+
+  async setPassword(db: Knex, username: string, password: string): Promise<void> {
+    const user = await this.requireUser(db, username);
+    await db('crm_user').where({ id: user.id }).update({ password_hash: await hashPassword(checkPassword(password)), updated_at: db.fn.now() });
+    // A new password ends the user's sessions.
+    await db('crm_session').where({ user_id: user.id }).delete();
+  }
+
+  async setActive(db: Knex, username: string, active: boolean): Promise<void> {
+    const user = await this.requireUser(db, username);
+    await db('crm_user').where({ id: user.id }).update({ is_active: active, updated_at: db.fn.now() });
+    if (!active) await db('crm_session').where({ user_id: user.id }).delete();
+  }
+
+  async listUsers(db: Knex): Promise<Array<{ id: number; username: string; contact_id: number; is_active: boolean; roles: string[] }>> {
+    const users = await db('crm_user').select('id', 'username', 'contact_id', 'is_active').orderBy('id');
+    const links = await db('crm_user_role').join('crm_role', 'crm_role.id', 'crm_user_role.role_id').select('user_id', 'name').orderBy('name');
+    return users.map((u) => ({ ...u, roles: links.filter((l) => l.user_id === u.id).map((l) => l.name) }));
+  }
+
+  async requireUser(db: Knex, username: string): Promise<UserRecord> {
+    const user = await this.findUser(db, username);
+    if (!user) throw new KernelError('E_NOT_FOUND', `No user ${username}`);
+    return user;
+  }
+
+  // ---- contacts ----------------------------------------------------------------------------
+
+  /** Whether the contact exists: in `crm_contact` when the entity layer is installed, else when a user or key refers to it. */
+  async contactExists(db: Knex, contactId: number): Promise<boolean> {
+    if (!Number.isSafeInteger(contactId) || contactId <= 0) return false;
+    if (await this.hasContactTable(db)) return Boolean(await db('crm_contact').where({ id: contactId }).first('id'));
+    const user = await db('crm_user').where({ contact_id: contactId }).first('id');
+    return Boolean(user ?? (await db('crm_api_key').where({ contact_id: contactId }).first('id')));
+  }
+
+  /** A new contact for a user: a `crm_contact` row when that table exists, else the next free id. */
+  async createContact(db: Knex, displayName: string): Promise<number> {
+    if (await this.hasContactTable(db)) {
+      const [row] = await db('crm_contact').insert({ contact_type: 'Individual', display_name: displayName, sort_name: displayName }).returning('id');
+      return Number(row.id ?? row);
+    }
+    const [{ a }] = await db('crm_user').max({ a: 'contact_id' });
+    const [{ b }] = await db('crm_api_key').max({ b: 'contact_id' });
+    return Math.max(Number(a ?? 0), Number(b ?? 0)) + 1;
+  }
+
+  private async hasContactTable(db: Knex): Promise<boolean> {
+    return (this.contactTable ??= await db.schema.hasTable('crm_contact'));
+  }
+
+  // ---- roles and permissions ---------------------------------------------------------------
+
+  normalize(permission: string): string {
+    return this.aliases()[permission] ?? permission;
+  }
+
+  /**
+   * The permissions a caller holds: the `anonymous` role without a user; `authenticated` plus the
+   * user's roles with one. Aliased names are present under both spellings.
+   */
+  async permissionsFor(db: Knex, userId: number | null): Promise<Set<string>> {
+    const q = db('crm_role_permission').join('crm_role', 'crm_role.id', 'crm_role_permission.role_id').distinct('permission');
+    if (userId === null) q.where('crm_role.name', 'anonymous');
+    else q.where((w) => w.where('crm_role.name', 'authenticated').orWhereIn('crm_role.id', db('crm_user_role').where({ user_id: userId }).select('role_id')));
+    const rows: Array<{ permission: string }> = await q;
+    const set = new Set(rows.map((r) => this.normalize(r.permission)));
+    for (const [alias, name] of Object.entries(this.aliases())) if (set.has(name)) set.add(alias);
+    return set;
+  }
+
+  async listRoles(db: Knex): Promise<Array<{ name: string; label: string; permissions: string[]; users: string[] }>> {
+    const roles = await db('crm_role').select('id', 'name', 'label').orderBy('id');
+    const perms = await db('crm_role_permission').select('role_id', 'permission').orderBy('permission');
+    const users = await db('crm_user_role').join('crm_user', 'crm_user.id', 'crm_user_role.user_id').select('role_id', 'username').orderBy('username');
+    return roles.map((r) => ({
+      name: r.name, label: r.label,
+      permissions: perms.filter((p) => p.role_id === r.id).map((p) => p.permission),
+      users: users.filter((u) => u.role_id === r.id).map((u) => u.username),
+    }));
+  }
+
+  async ensureRole(db: Knex, name: string): Promise<number> {
+    if (!/^[a-z0-9_-]{1,64}$/.test(name)) throw new KernelError('E_INVALID_PARAMS', 'A role name is 1 to 64 lower-case letters, digits, _ or -');
+    await db('crm_role').insert({ name, label: name }).onConflict('name').ignore();
+    return (await db('crm_role').where({ name }).first('id')).id;
+  }
+
+  async grantPermissions(db: Knex, role: string, permissions: string[]): Promise<void> {
+    const roleId = await this.ensureRole(db, role);
+    const rows = permissions.map((p) => ({ role_id: roleId, permission: this.normalize(p) }));
+    if (rows.length) await db('crm_role_permission').insert(rows).onConflict(['role_id', 'permission']).ignore();
+  }
+
+  async revokePermissions(db: Knex, role: string, permissions: string[]): Promise<void> {
+    const r = await db('crm_role').where({ name: role }).first('id');
+    if (!r) throw new KernelError('E_NOT_FOUND', `No role ${role}`);
+    await db('crm_role_permission').where({ role_id: r.id }).whereIn('permission', permissions.map((p) => this.normalize(p))).delete();
+  }
+
+  async assignRole(db: Knex, username: string, role: string): Promise<void> {
+    const user = await this.requireUser(db, username);
+    if (role === 'anonymous' || role === 'authenticated') throw new KernelError('E_INVALID_PARAMS', `Role ${role} is implied and cannot be assigned`);
+    const r = await db('crm_role').where({ name: role }).first('id');
+    if (!r) throw new KernelError('E_NOT_FOUND', `No role ${role}`);
+    await db('crm_user_role').insert({ user_id: user.id, role_id: r.id }).onConflict(['user_id', 'role_id']).ignore();
+  }
+
+  async unassignRole(db: Knex, username: string, role: string): Promise<void> {
+    const user = await this.requireUser(db, username);
+    const r = await db('crm_role').where({ name: role }).first('id');
+    if (!r) throw new KernelError('E_NOT_FOUND', `No role ${role}`);
+    await db('crm_user_role').where({ user_id: user.id, role_id: r.id }).delete();
+  }
+
+  // ---- API keys ----------------------------------------------------------------------------
+
+  /** Makes a key for a contact. The key is returned once; only its SHA-256 is stored. */
+  async createApiKey(db: Knex, contactId: number, label?: string): Promise<{ id: number; key: string; prefix: string }> {
+    const key = `crm_${randomToken(24)}`;
+    const prefix = key.slice(0, 10);
+    const [row] = await db('crm_api_key').insert({ contact_id: contactId, key_hash: sha256hex(key), prefix, label: label ?? null }).returning('id');
+    return { id: Number(row.id ?? row), key, prefix };
+  }
+
+  /** The contact owning an active key, found by the key's hash. */
+  async contactForApiKey(db: Knex, key: string): Promise<number | null> {
+    if (!key || key.length > 512) return null;
+    const row = await db('crm_api_key').where({ key_hash: sha256hex(key) }).whereNull('revoked_at').first('contact_id');
+    return row ? row.contact_id : null;
+  }
+
+  async listApiKeys(db: Knex): Promise<ApiKeyRecord[]> {
+    return db('crm_api_key').select('id', 'contact_id', 'prefix', 'label', 'created_at', 'revoked_at').orderBy('id');
+  }
+
+  /** Revokes by id or by prefix; returns how many keys were revoked. */
+  async revokeApiKey(db: Knex, idOrPrefix: string): Promise<number> {
+    const q = db('crm_api_key').whereNull('revoked_at');
+    if (/^\d+$/.test(idOrPrefix)) q.where({ id: Number(idOrPrefix) });
+    else q.where({ prefix: idOrPrefix });
+    return q.update({ revoked_at: db.fn.now() });
+  }
+}
+
+function checkPassword(password: string): string {
+  if (password.length < 8) throw new KernelError('E_INVALID_PARAMS', 'A password needs at least 8 characters');
+  if (password.length > 1024) throw new KernelError('E_INVALID_PARAMS', 'A password has at most 1024 characters');
+  return password;
+}

@@ -1,0 +1,60 @@
+/**
+ * Failed-login throttling, per client address and per username, with its counters in the database
+ * so that every instance agrees. Within `windowSeconds`, `maxFailuresPerIp` (or
+ * `maxFailuresPerUsername`) failures block that address (username) for `lockoutSeconds`.
+ */
+import type { Knex } from 'knex';
+
+export interface ThrottleOptions {
+  enabled: boolean;
+  windowSeconds: number;
+  maxFailuresPerIp: number;
+  maxFailuresPerUsername: number;
+  lockoutSeconds: number;
+}
+
+/** A throttle subject: a client address or a username. */
+export type Subject = { ip: string } | { username: string };
+
+const keyOf = (s: Subject) => ('ip' in s ? `ip:${s.ip}` : `user:${s.username.toLowerCase().slice(0, 290)}`);
+
+export class Throttle {
+  constructor(readonly options: ThrottleOptions) {}
+
+  /** Seconds until every given subject may try again; 0 when none is blocked. */
+  async retryAfter(db: Knex, subjects: Subject[]): Promise<number> {
+    if (!this.options.enabled || !subjects.length) return 0;
+    const row = await db('crm_login_failure')
+      .whereIn('key', subjects.map(keyOf))
+      .where('blocked_until', '>', db.fn.now())
+      .first(db.raw('ceil(max(extract(epoch from (blocked_until - now())))) as wait'));
+    return Math.max(0, Number(row?.wait ?? 0));
+  }
+
+  /** Counts one failure against each subject, blocking those over their limit. */
+  async fail(db: Knex, subjects: Subject[]): Promise<void> {
+    if (!this.options.enabled) return;
+    const { windowSeconds, lockoutSeconds } = this.options;
+    for (const s of subjects) {
+      const key = keyOf(s);
+      const max = 'ip' in s ? this.options.maxFailuresPerIp : this.options.maxFailuresPerUsername;
+      const { rows } = await db.raw(
+        `insert into crm_login_failure (key, failures, window_start) values (?, 1, now())
+         on conflict (key) do update set
+           failures = case when crm_login_failure.window_start < now() - make_interval(secs => ?) then 1 else crm_login_failure.failures + 1 end,
+           window_start = case when crm_login_failure.window_start < now() - make_interval(secs => ?) then now() else crm_login_failure.window_start end
+         returning failures`,
+        [key, windowSeconds, windowSeconds],
+      );
+      if (Number(rows[0].failures) >= max) {
+        await db('crm_login_failure').where({ key }).update({ failures: 0, window_start: db.fn.now(), blocked_until: db.raw('now() + make_interval(secs => ?)', [lockoutSeconds]) });
+      }
+    }
+  }
+
+  /** A success clears the username's counter (an address keeps its count: it may be guessing many users). */
+  async succeed(db: Knex, username: string | undefined): Promise<void> {
+    if (!this.options.enabled || !username) return;
+    await db('crm_login_failure').where({ key: keyOf({ username }) }).delete();
+  }
+}
