@@ -169,3 +169,12 @@ export interface ProviderClass {
   description?: string;
   create(provider: ProviderRecord): ProviderDriver;
 }
+
+declare module '../../kernel/types' {
+  interface Cradle {
+    /** oauth-client: the merged provider list (see providers.ts). */
+    oauthProviders: import('./providers').ProviderRegistry;
+    /** oauth-client: authorization URLs, token requests, refresh (see tokens.ts). */
+    oauthTokens: import('./tokens').OAuthTokens;
+  }
+}
