@@ -97,16 +97,17 @@ export class ProviderRegistry {
     if (this.cache && this.now() - this.cache.at < this.opts.cacheTtl * 1000) return this.cache;
     if (!this.building) {
       const generation = this.generation;
-      this.building = (async () => {
+      const build = (async () => {
         const items = await this.opts.hooks.collectAttributed(oauthProviders);
         const list = mergeProviders(items);
         const built = { at: this.now(), list, byName: new Map(list.map((p) => [p.name, p])) };
-        // A flush during the build makes this result stale: do not keep it.
+        // A flush during the build makes this result stale: hand it to its callers, do not keep it.
         if (generation === this.generation) this.cache = built;
         return built;
       })().finally(() => {
-        this.building = undefined;
+        if (this.building === build) this.building = undefined;
       });
+      this.building = build;
     }
     return this.building;
   }
@@ -130,6 +131,7 @@ export class ProviderRegistry {
   flush(): void {
     this.generation++;
     this.cache = undefined;
+    this.building = undefined;
     this.drivers.clear();
   }
 

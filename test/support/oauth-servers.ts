@@ -33,6 +33,8 @@ export interface RunningOAuthServers {
   o2s: { url: string; tokenUrl: string; tokens: O2sStore };
   /** A URL on 127.0.0.1 where nothing listens (a provider that is down). */
   closedUrl: string;
+  /** A misbehaving server: `/hang` never answers, `/html` answers 200 HTML, `/html-error` 500 HTML, `/no-token` JSON without access_token. */
+  oddUrl: string;
   stop(): Promise<void>;
 }
 
@@ -180,14 +182,31 @@ async function startO2s() {
   return { url, tokenUrl: `${url}/token`, tokens: store, server };
 }
 
+/** A token endpoint that gets everything wrong, one way per path. */
+async function startOdd() {
+  const hanging = new Set<http.ServerResponse>();
+  const server = http.createServer((req, res) => {
+    req.resume();
+    const p = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    if (p === '/hang') return void hanging.add(res);
+    if (p === '/html') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html>Welcome!</html>');
+    if (p === '/html-error') return void res.writeHead(500, { 'content-type': 'text/html' }).end('<html>Oops</html>');
+    if (p === '/no-token') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ token_type: 'Bearer', expires_in: 60 }));
+    res.writeHead(404).end();
+  });
+  const url = await listen(server);
+  return { url, server };
+}
+
 export async function startOAuthServers(): Promise<RunningOAuthServers> {
-  const [oidc, o2s, closedUrl] = await Promise.all([startOidc(), startO2s(), closedPort()]);
+  const [oidc, o2s, closedUrl, odd] = await Promise.all([startOidc(), startO2s(), closedPort(), startOdd()]);
   return {
     oidc: { url: oidc.url, issuer: oidc.issuer, jwksUrl: oidc.jwksUrl, tokenUrl: oidc.tokenUrl, authorizeUrl: oidc.authorizeUrl, userinfoUrl: oidc.userinfoUrl, provider: oidc.provider },
     o2s: { url: o2s.url, tokenUrl: o2s.tokenUrl, tokens: o2s.tokens },
     closedUrl,
+    oddUrl: odd.url,
     async stop() {
-      await Promise.all([close(oidc.server), close(o2s.server)]);
+      await Promise.all([close(oidc.server), close(o2s.server), close(odd.server)]);
     },
   };
 }
@@ -251,6 +270,10 @@ export function testProviderRecords(s: RunningOAuthServers): Record<string, Reco
         scopes: ['x'],
       },
     },
+    ...Object.fromEntries(['hang', 'html', 'html-error', 'no-token'].map((p) => [`odd_${p.replace('-', '_')}`, {
+      title: `Misbehaving token endpoint (${p})`,
+      options: { urlAuthorize: `${s.oddUrl}/auth`, urlAccessToken: `${s.oddUrl}/${p}`, scopes: ['x'] },
+    }])),
   };
 }
 

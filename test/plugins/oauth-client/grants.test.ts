@@ -51,7 +51,7 @@ describe('oauth grants against real authorization servers', function () {
     writeTestProviders(servers, path.join(dataDir, 'oauth-providers'));
     t = await bootTestKernel({
       plugins: ['oauth-client', 'oauth-grant-authorization-code', 'oauth-grant-password', 'oauth-grant-client-credentials'],
-      config: { dataDir, pluginConfig: { 'oauth-client': { timeoutMs: 3000 } } },
+      config: { dataDir, pluginConfig: { 'oauth-client': { timeoutMs: 1500 } } },
     });
     tokens = t.kernel.container.resolve('oauthTokens');
   });
@@ -248,6 +248,27 @@ describe('oauth grants against real authorization servers', function () {
       expect(err.message).to.equal('OAuth provider down_local could not be reached (ECONNREFUSED)');
       const refresh = await failure(tokens.refresh({ client, token: { refresh_token: 'r' } }));
       expect(refresh.code).to.equal('E_OAUTH_UNREACHABLE');
+    });
+
+    it('reports a provider that does not answer in time as unreachable', async () => {
+      const started = Date.now();
+      const err = await failure(tokens.fetchToken('client_credentials', { client: { provider: 'odd_hang', guid: 'c', secret: 's' } }));
+      expect(err.code).to.equal('E_OAUTH_UNREACHABLE');
+      expect(err.message).to.equal('OAuth provider odd_hang could not be reached (no answer within 1500 ms)');
+      expect(Date.now() - started).to.be.below(5000);
+    });
+
+    it('refuses answers that are not token responses', async () => {
+      const client = (provider: string) => ({ provider, guid: 'c', secret: 's' });
+      const html = await failure(tokens.fetchToken('client_credentials', { client: client('odd_html') }));
+      expect(html.code).to.equal('E_OAUTH_RESPONSE_INVALID');
+      expect(html.message).to.contain('not a JSON object (HTTP 200)');
+      const error500 = await failure(tokens.fetchToken('client_credentials', { client: client('odd_html_error') }));
+      expect(error500.code).to.equal('E_OAUTH_PROVIDER_ERROR');
+      expect(error500.details).to.include({ error: 'http_500', status: 500 });
+      const noToken = await failure(tokens.fetchToken('client_credentials', { client: client('odd_no_token') }));
+      expect(noToken.code).to.equal('E_OAUTH_RESPONSE_INVALID');
+      expect(noToken.message).to.contain('access_token');
     });
 
     it('refuses an unknown provider, an unknown grant and a client without id', async () => {

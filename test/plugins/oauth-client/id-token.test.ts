@@ -107,6 +107,11 @@ describe('oauth-client id_token verification', function () {
     expect(await verifyIdToken(unsigned, { tokenUrl: 'https://login.example/token', audience: OIDC_CLIENT.id })).to.include({ email: 'x@example.test' });
   });
 
+  it('reports a JWKS that cannot be fetched as unreachable', async () => {
+    const err = await failure(verifyIdToken(idToken, { ...opts(), jwksUrl: `${servers.closedUrl}/jwks` }));
+    expect(err.code).to.equal('E_OAUTH_UNREACHABLE');
+  });
+
   it('refuses garbage', async () => {
     expect((await failure(verifyIdToken('not-a-jwt', opts()))).code).to.equal('E_OAUTH_ID_TOKEN');
   });
