@@ -86,7 +86,7 @@ export class OAuthTokens implements GrantTools {
     const handler = this.grant(grantType);
     const input = await this.prepare(req);
     const response = await handler.request(input, this);
-    const owner = await input.driver.resourceOwner(input.client, response, this.driverIo());
+    const owner = await input.driver.resourceOwner(input.client, response, this.driverIo(input.provider.name));
     return buildTokenRecord({
       response,
       grantType: handler.grantType,
@@ -209,7 +209,9 @@ export class OAuthTokens implements GrantTools {
     const e = err as Error & { cause?: { code?: string } };
     const timeout = e?.name === 'TimeoutError' || e?.name === 'AbortError';
     const reason = timeout ? 'timeout' : (e?.cause?.code ?? e?.name ?? 'error');
-    if (timeout || e instanceof TypeError) {
+    // undici reports network failures as TypeError('fetch failed') with the socket error as cause.
+    const network = e instanceof TypeError && (e.message === 'fetch failed' || e.cause !== undefined);
+    if (timeout || network) {
       return new KernelError('E_OAUTH_UNREACHABLE', `OAuth provider ${provider} could not be reached (${timeout ? `no answer within ${this.opts.timeoutMs} ms` : reason})`, {
         details: { provider, reason },
       });
@@ -217,10 +219,10 @@ export class OAuthTokens implements GrantTools {
     return new KernelError('E_OAUTH_RESPONSE_INVALID', `OAuth provider ${provider}: the token request failed (${clip(e?.message, 200)})`, { details: { provider, reason } });
   }
 
-  private driverIo(): DriverIo {
+  private driverIo(provider: string): DriverIo {
     return {
       fetchJson: async (raw, accessToken) => {
-        const url = this.checkedUrl(raw, 'resource owner', 'owner');
+        const url = this.checkedUrl(raw, provider, 'resource owner');
         const res = await fetch(url, { headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' }, signal: AbortSignal.timeout(this.opts.timeoutMs) });
         if (!res.ok) {
           await res.arrayBuffer();
@@ -232,7 +234,7 @@ export class OAuthTokens implements GrantTools {
       },
       verifyIdToken: (idToken, { client, options, tokenUrl }) => {
         const jwksUrl = options.urlJwks ? replaceTenant(options.urlJwks, client.tenant) : undefined;
-        if (jwksUrl) this.checkedUrl(jwksUrl, 'JWKS', 'JWKS');
+        if (jwksUrl) this.checkedUrl(jwksUrl, provider, 'JWKS');
         return verifyIdToken(idToken, { jwksUrl, tokenUrl, audience: client.guid, issuer: options.issuer, timeoutMs: this.opts.timeoutMs });
       },
       warn: (msg, details) => this.opts.log.warn(details ?? {}, msg),

@@ -66,6 +66,7 @@ describe('oauth grants against real authorization servers', function () {
     // Nothing secret ever reaches a log line.
     const logs = t.logs.join('\n');
     for (const s of SECRETS) expect(logs).not.to.contain(s);
+    for (const token of [...servers.o2s.tokens.byAccess.keys(), ...servers.o2s.tokens.byRefresh.keys()]) expect(logs).not.to.contain(token);
   });
 
   it('registers the grants by type and alias', () => {

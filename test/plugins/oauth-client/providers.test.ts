@@ -227,6 +227,12 @@ describe('oauth-client providers', () => {
       expect(err.message).to.equal('OAuth provider class "generic" is contributed by both plugin oauth-client and plugin oauth-dup-class');
     });
 
+    it('refuses two plugins claiming the same grant type or alias, naming both', async () => {
+      const err = await bootError({ plugins: ['oauth-client', 'oauth-grant-password', 'oauth-dup-grant'], pluginDirs: [fixtures], config: { dataDir: tempDataDir() } });
+      expect(err.code).to.equal('E_HOOK_DUPLICATE');
+      expect(err.message).to.match(/^OAuth grant type "userPassword" is contributed by both plugin oauth-(grant-password|dup-grant) and plugin oauth-(grant-password|dup-grant)$/);
+    });
+
     it('leaves test providers out outside test mode', async () => {
       const t = await bootTestKernel({ plugins: ['oauth-client'], config: { mode: 'development', dataDir: tempDataDir() }, logLevel: 'warn' });
       try {
