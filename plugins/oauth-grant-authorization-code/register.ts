@@ -1,0 +1,7 @@
+import { definePlugin } from '../../kernel';
+import { oauthGrants } from '../oauth-client/hooks';
+import { authorizationCodeGrant } from './grant';
+
+export default definePlugin(({ hooks }) => {
+  hooks.tap(oauthGrants, () => authorizationCodeGrant);
+});
