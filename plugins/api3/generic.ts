@@ -1,0 +1,2 @@
+import type { ActionRegistrar } from '../../kernel';
+export function defineGenericActions(_actions: ActionRegistrar): void {}

@@ -1,0 +1,3 @@
+export * from './types';
+export * from './hooks';
+export { EntityRegistry } from './registry';
