@@ -3,22 +3,31 @@
  * PGlite (in a data folder, or in memory). One SQL dialect, so one set of migrations; each plugin
  * ships its own `migrations/` folder and knex's migrator runs them, every batch in a transaction.
  */
-import { mkdirSync, readdirSync, existsSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import knexFactory, { type Knex } from 'knex';
 import ClientPGLite from 'knex-pglite';
+import type { Logger } from 'pino';
 import type { Config } from './config';
 import { KernelError } from './errors';
 
 export type Db = Knex;
 
 /** Opens the database named by the config. Nothing is sent until the first query. */
-export function createDb(config: Config): Db {
+export function createDb(config: Config, logger?: Logger): Db {
   const { url, memory, schema } = config.database;
+  // knex would print its own warnings (with stacks) to the console; they belong in our log.
+  const log = {
+    warn: (m: unknown) => logger?.debug({ knex: String(m) }, 'knex warning'),
+    error: (m: unknown) => logger?.debug({ knex: String(m) }, 'knex error'),
+    deprecate: (m: unknown) => logger?.debug({ knex: String(m) }, 'knex deprecation'),
+    debug: () => undefined,
+  };
   if (url) {
     return knexFactory({
       client: 'pg',
+      log,
       connection: url,
       pool: {
         min: 0,
@@ -31,13 +40,55 @@ export function createDb(config: Config): Db {
       },
     });
   }
-  let connection: Record<string, string> = {};
-  if (!memory) {
-    const dir = path.resolve(config.root, config.dataDir, 'pgdata');
-    mkdirSync(dir, { recursive: true });
-    connection = { filename: dir };
+  if (memory) return knexFactory({ client: ClientPGLite as unknown as typeof knexFactory.Client, dialect: 'postgres', connection: {}, log });
+  const dir = path.resolve(config.root, config.dataDir, 'pgdata');
+  mkdirSync(dir, { recursive: true });
+  const unlock = lockDataDir(dir);
+  const db = knexFactory({ client: ClientPGLite as unknown as typeof knexFactory.Client, dialect: 'postgres', connection: { filename: dir }, log });
+  const destroy = db.destroy.bind(db);
+  db.destroy = (async () => {
+    try {
+      await destroy();
+    } finally {
+      unlock();
+    }
+  }) as typeof db.destroy;
+  return db;
+}
+
+/**
+ * The embedded database is single-process: a second process opening the same folder would corrupt
+ * it. A lock file with the owner's pid refuses that with one clear line (a stale lock is taken over).
+ */
+function lockDataDir(dir: string): () => void {
+  const file = `${dir}.lock`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(file, 'wx');
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => {
+        try { unlinkSync(file); } catch { /* already gone */ }
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const owner = Number(readFileSync(file, 'utf8'));
+      if (owner && owner !== process.pid && isAlive(owner)) {
+        throw new KernelError('E_DATABASE', `The embedded database in ${dir} is in use by process ${owner}. Stop it, or use PostgreSQL (DATABASE_URL) to run several instances.`);
+      }
+      unlinkSync(file);
+    }
   }
-  return knexFactory({ client: ClientPGLite as unknown as typeof knexFactory.Client, dialect: 'postgres', connection });
+  throw new KernelError('E_DATABASE', `Cannot lock the embedded database in ${dir}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** Which engine a handle talks to, for `System.get` and logs. */

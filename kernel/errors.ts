@@ -107,8 +107,9 @@ export class KernelError extends Error {
   }
 }
 
+/** True for a KernelError, also one made by a second copy of this module (an external plugin's own install). */
 export function isKernelError(err: unknown): err is KernelError {
-  return err instanceof KernelError;
+  return err instanceof KernelError || (err instanceof Error && err.name === 'KernelError' && typeof (err as KernelError).code === 'string');
 }
 
 /** Several boot problems reported at once, each naming its plugin (Backstage style). */

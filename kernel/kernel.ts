@@ -11,7 +11,7 @@ import { ActionRegistry, type ActionRegistrar, type CompiledAction } from './act
 import type { Config } from './config';
 import { createRequestScope, createRootContainer, serviceRegistrarFor, type ServiceRegistrar } from './container';
 import { apiAuthorize, apiException, apiPrepare, apiRespond, kernelReady, type ApiRequest } from './core-hooks';
-import { createDb, migrate, type Db } from './db';
+import { createDb, migrate, ping, type Db } from './db';
 import { KernelError, isKernelError } from './errors';
 import { HookBus, Stage, type HookKind, type HookRef, type HookTapper } from './hooks';
 import { importRegister, planPlugins, withTimeout, type PlannedPlugin } from './loader';
@@ -115,6 +115,7 @@ export class Kernel {
 
   /** Phase 2: apply migrations (unless told not to), then run onReady callbacks in plugin order. */
   async start(opts: { migrate?: boolean } = {}): Promise<this> {
+    await ping(this.db);
     if (opts.migrate !== false) await this.migrate();
     for (const { plugin, fn } of this.readyFns) await withTimeout(fn, this.config.pluginTimeoutMs, plugin, 'onReady');
     await this.hooks.run(kernelReady);
@@ -245,7 +246,7 @@ export class Kernel {
 /** Builds, boots and returns a kernel; on a boot failure the database handle is closed again. */
 export async function createKernel(opts: CreateKernelOptions): Promise<Kernel> {
   const log = opts.log ?? createLogger({ level: opts.config.log.level, pretty: opts.config.log.pretty });
-  const kernel = new Kernel(opts.config, log, opts.db ?? createDb(opts.config));
+  const kernel = new Kernel(opts.config, log, opts.db ?? createDb(opts.config, log));
   try {
     return await kernel.boot({ migrate: opts.migrate, pluginDirs: opts.pluginDirs });
   } catch (err) {

@@ -106,6 +106,8 @@ export function planPlugins(config: Config, kernelVersion: string, extraDirs: st
       problems.push(new KernelError('E_PLUGIN_UNKNOWN', `Plugin ${n} is enabled but not installed. Available plugins: ${available}`, { plugin: n }));
     }
   }
+  // A broken plugin that is not enabled must not stop the start; `crm plugins` still reports it.
+  for (let i = problems.length - 1; i >= 0; i--) if (problems[i].plugin && !wanted.includes(problems[i].plugin!)) problems.splice(i, 1);
   const enabled = wanted.filter((n) => byName.has(n)).map((n) => byName.get(n)!);
   const enabledSet = new Set(enabled.map((p) => p.name));
   const planned: PlannedPlugin[] = [];
@@ -177,7 +179,7 @@ export async function importRegister(p: DiscoveredPlugin): Promise<(ctx: never) 
   return fn;
 }
 
-/** Runs `work` with a deadline; the timeout error names the plugin and the phase. */
+/** Runs `work` with a deadline; a timeout or failure is a KernelError naming the plugin and the phase. */
 export async function withTimeout<T>(work: () => Promise<T> | T, ms: number, plugin: string, phase: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
@@ -185,6 +187,12 @@ export async function withTimeout<T>(work: () => Promise<T> | T, ms: number, plu
   });
   try {
     return await Promise.race([Promise.resolve().then(work), deadline]);
+  } catch (err) {
+    if (err instanceof KernelError) {
+      err.plugin ??= plugin;
+      throw err;
+    }
+    throw new KernelError('E_PLUGIN_FAILED', `Plugin ${plugin} failed in ${phase}: ${(err as Error)?.message ?? String(err)}`, { plugin, cause: err });
   } finally {
     clearTimeout(timer);
   }

@@ -25,9 +25,17 @@ export async function startServer(kernel: Kernel): Promise<RunningServer> {
   }
   const addr = server.address() as AddressInfo;
   const url = `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`;
+  // Responses still being built when shutdown starts are told to close their connection, so a
+  // keep-alive client does not hold the process open until its idle timeout.
+  const active = new Set<import('node:http').ServerResponse>();
+  server.on('request', (_req, res) => {
+    active.add(res);
+    res.on('close', () => active.delete(res));
+  });
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
+      for (const res of active) if (!res.headersSent) res.setHeader('Connection', 'close');
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const timer = setTimeout(() => server.closeAllConnections(), shutdownTimeoutMs);

@@ -1,0 +1,43 @@
+import { expect } from 'chai';
+import { asFunction, Lifetime } from 'awilix';
+import { createRequestScope, KernelError } from '../../kernel';
+import { createRootContainer, serviceRegistrarFor } from '../../kernel/container';
+import { principalWith } from '../../kernel/testing';
+
+describe('kernel/container', () => {
+  it('gives each request scope its own principal and request id', () => {
+    const root = createRootContainer();
+    const a = createRequestScope(root, 'req-a', principalWith(['x'], 1));
+    const b = createRequestScope(root, 'req-b', principalWith(['y'], 2));
+    expect(a.cradle.requestId).to.equal('req-a');
+    expect(b.cradle.principal.contactId).to.equal(2);
+    expect(a.cradle.principal.contactId).to.equal(1);
+  });
+
+  it('builds scoped services once per scope and disposes them when the scope is disposed', async () => {
+    const root = createRootContainer();
+    const disposed: string[] = [];
+    serviceRegistrarFor(root, 'p', ['unitOfWork']).scoped('unitOfWork', ({ requestId }) => ({ requestId }), { dispose: (u) => void disposed.push(u.requestId) });
+    const scope = createRequestScope(root, 'r1', principalWith([]));
+    expect(scope.resolve('unitOfWork')).to.equal(scope.resolve('unitOfWork'));
+    expect(createRequestScope(root, 'r2', principalWith([])).resolve('unitOfWork')).to.not.equal(scope.resolve('unitOfWork'));
+    await scope.dispose();
+    expect(disposed).to.deep.equal(['r1']);
+  });
+
+  it('refuses (strict mode) a singleton that depends on a scoped name, so no request leaks into another', () => {
+    const root = createRootContainer();
+    root.register('leaky', asFunction(({ principal }) => principal, { lifetime: Lifetime.SINGLETON }));
+    const scope = createRequestScope(root, 'r', principalWith([], 1));
+    expect(() => scope.resolve('leaky')).to.throw();
+  });
+
+  it('lets a plugin register only the services its manifest declares, and each only once', () => {
+    const root = createRootContainer();
+    const reg = serviceRegistrarFor(root, 'p', ['mine']);
+    expect(() => reg.value('other', 1)).to.throw(KernelError).with.property('code', 'E_SERVICE_UNDECLARED');
+    reg.value('mine', 1);
+    expect(() => serviceRegistrarFor(root, 'q', ['mine']).value('mine', 2)).to.throw(KernelError).with.property('code', 'E_SERVICE_UNDECLARED');
+    expect(reg.resolve('mine')).to.equal(1);
+  });
+});
