@@ -14,3 +14,18 @@ export function bootRest(opts: { plugins?: string[]; config?: Record<string, unk
 
 /** Headers of a caller holding `access CRM` over a CSRF-resistant flow. */
 export const USER = { 'x-test-perms': 'access CRM', 'x-test-flow': 'param' };
+
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { expect } from 'chai';
+
+/** Compares with `test/fixtures/golden/<name>`; `UPDATE_GOLDEN=1` (re)writes the file instead. */
+export function golden(name: string, actual: string): void {
+  const file = path.join(GOLDEN, name);
+  if (process.env.UPDATE_GOLDEN === '1' || !existsSync(file)) {
+    if (process.env.UPDATE_GOLDEN !== '1') throw new Error(`Golden file ${name} is missing; run with UPDATE_GOLDEN=1 and review it`);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, actual);
+    return;
+  }
+  expect(actual, `golden ${name}`).to.equal(readFileSync(file, 'utf8'));
+}
