@@ -6,6 +6,7 @@
 import type { Knex } from 'knex';
 import { KernelError, isKernelError, normaliseAction, normaliseEntity, type Kernel } from '../../kernel';
 import type { EntityRegistry } from '../entity-core/registry';
+import { OPERATORS } from '../entity-core/store';
 import { envelope, rowsOf } from './envelope';
 import { toApi3Error } from './errors';
 import type { Api3Request, Api3Service } from './types';
@@ -177,7 +178,7 @@ export function createApi3Service(kernel: Kernel): Api3Service {
 }
 
 function isFilterLike(k: string): boolean {
-  return !['options', 'sequential', 'return', 'rowCount', 'offset', 'sort', 'debug'].includes(k) && !k.startsWith('option') && !k.startsWith('api.') && !k.startsWith('api_') && !k.startsWith('return.');
+  return !['options', 'sequential', 'return', 'rowCount', 'offset', 'sort', 'debug'].includes(k) && !k.startsWith('option.') && !/^option_(limit|offset|sort)$/.test(k) && !k.startsWith('api.') && !k.startsWith('api_') && !k.startsWith('return.');
 }
 
 /** The defaults a chained call gets from its parent row (§3.5), then the caller's params with `$value.` substituted. */
@@ -195,7 +196,8 @@ function subParams(parentEntity: string, subEntity: string, row: Record<string, 
   if (row.entity_table !== undefined && row.entity_table === `civicrm_${subSnake}`) out.id = row.entity_id;
   if (parentEntity === subEntity) out.id = id;
   out.sequential = 1;
-  for (const [k, v] of Object.entries(spec)) out[k] = substitute(v, row);
+  // Nested chains keep their `$value.` for their own parent rows.
+  for (const [k, v] of Object.entries(spec)) out[k] = k.startsWith('api.') || k.startsWith('api_') ? v : substitute(v, row);
   return out;
 }
 
@@ -225,7 +227,7 @@ function substitute(v: unknown, row: Record<string, unknown>): unknown {
   if (typeof v === 'string' && v.startsWith('$value.')) return resolvePath(row, v.slice(7));
   if (v && typeof v === 'object' && !Array.isArray(v)) {
     const entries = Object.entries(v as Record<string, unknown>);
-    if (entries.length && typeof entries[0][1] === 'string' && (entries[0][1] as string).startsWith('$value.')) {
+    if (entries.length && (OPERATORS as readonly string[]).includes(entries[0][0]) && typeof entries[0][1] === 'string' && (entries[0][1] as string).startsWith('$value.')) {
       const val = resolvePath(row, (entries[0][1] as string).slice(7));
       return { ...(v as object), [entries[0][0]]: val ?? '' };
     }

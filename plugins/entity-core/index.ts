@@ -1,3 +1,3 @@
 export * from './types';
 export * from './hooks';
-export { EntityRegistry } from './registry';
+export { EntityRegistry, type OptionItem, type OptionGroupSource } from './registry';

@@ -1,10 +1,53 @@
 /** The entity metadata registry (`entities` service). Entity plugins declare; everyone else reads. */
+import type { Knex } from 'knex';
 import { KernelError } from '../../kernel';
 import type { CompiledEntity, EntityDef, EntityLifecycle, FieldDef } from './types';
+
+export interface OptionItem {
+  value: string;
+  name: string;
+  label: string;
+}
+
+/** Loads the options of an option group (entity-option provides it). */
+export type OptionGroupSource = (db: Knex, group: string) => Promise<OptionItem[]>;
 
 export class EntityRegistry {
   private readonly map = new Map<string, CompiledEntity>();
   private sealed = false;
+  private groupSource: OptionGroupSource | undefined;
+  private cache = new Map<string, OptionItem[]>();
+
+  /** entity-option registers where option groups live. */
+  setOptionGroupSource(fn: OptionGroupSource): void {
+    this.groupSource = fn;
+  }
+
+  /** Forget cached options (after an option write). */
+  invalidateOptions(): void {
+    this.cache.clear();
+  }
+
+  /** The options of a pseudoconstant field, or undefined when it has none. */
+  async optionsFor(db: Knex, field: FieldDef): Promise<OptionItem[] | undefined> {
+    if (field.options) return Object.entries(field.options).map(([value, label]) => ({ value, name: label, label }));
+    const key = field.optionGroup ? `g:${field.optionGroup}` : field.pseudoEntity ? `e:${field.pseudoEntity.entity}` : undefined;
+    if (!key) return undefined;
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    let items: OptionItem[] = [];
+    if (field.optionGroup) items = this.groupSource ? await this.groupSource(db, field.optionGroup) : [];
+    else if (field.pseudoEntity) {
+      const pe = field.pseudoEntity;
+      const target = this.get(pe.entity);
+      const label = target.byName.get(pe.labelField)!;
+      const name = target.byName.get(pe.nameField ?? 'name') ?? label;
+      const rows = (await db(target.table).select({ id: 'id', label: label.column ?? label.name, name: name.column ?? name.name }).orderBy('id')) as Array<{ id: number; label: string; name: string }>;
+      items = rows.map((r) => ({ value: String(r.id), name: r.name, label: r.label }));
+    }
+    this.cache.set(key, items);
+    return items;
+  }
 
   define(def: EntityDef, lifecycle: EntityLifecycle = {}): void {
     if (this.sealed) throw new KernelError('E_REGISTRY_SEALED', `Entity ${def.name} declared after boot`);

@@ -246,8 +246,9 @@ function applyFilter(qb: Knex.QueryBuilder, r: Resolved, f: Filter): void {
     case '=': qb.where(col, '=', v(f.value) as Knex.Value); break;
     case '!=': case '<>': qb.where(col, '<>', v(f.value) as Knex.Value); break;
     case '>': case '>=': case '<': case '<=': qb.where(col, f.op, v(f.value) as Knex.Value); break;
-    case 'LIKE': qb.where(col, 'like', String(f.value)); break;
-    case 'NOT LIKE': qb.whereNot(col, 'like', String(f.value)); break;
+    // The reference runs on MySQL, whose LIKE ignores case: so does ours.
+    case 'LIKE': qb.where(col, 'ilike', String(f.value)); break;
+    case 'NOT LIKE': qb.whereNot(col, 'ilike', String(f.value)); break;
     case 'IN': qb.whereIn(col, (f.value as unknown[]).map(v) as Knex.Value[]); break;
     case 'NOT IN': qb.whereNotIn(col, (f.value as unknown[]).map(v) as Knex.Value[]); break;
     case 'BETWEEN': qb.whereBetween(col, (f.value as unknown[]).map(v) as [Knex.Value, Knex.Value]); break;

@@ -34,8 +34,8 @@ export interface FieldDef {
   maxlength?: number;
   /** Not writable through the API (computed, or managed by hooks). */
   readonly?: boolean;
-  /** Hidden unless explicitly requested (e.g. secrets). */
-  secret?: boolean;
+  /** A secret (api_key): never in default output; returned only to holders of one of these permissions. */
+  secret?: string[];
   /**
    * Read-only field taken from a related entity's row that points back here (Contact's primary
    * `email`): LEFT JOIN <entity> ON <entity>.<fk> = this.id AND <where>.
@@ -71,8 +71,11 @@ export interface EntityLifecycle {
   afterSave?(row: Record<string, unknown>, ctx: SaveContext): Promise<void> | void;
   /** May throw to refuse; may return 'handled' when it did the delete itself (e.g. trash). */
   beforeDelete?(row: Record<string, unknown>, ctx: SaveContext): Promise<'handled' | void> | 'handled' | void;
-  /** Adjusts get params before the query runs (e.g. Contact's trash default, name search). */
-  beforeGet?(params: Record<string, unknown>, ctx: { principal: Principal }): Record<string, unknown> | void;
+  /**
+   * Adjusts get params before the query is built (Contact's trash default, name search): may return
+   * new params and extra conditions (paths from metadata only).
+   */
+  beforeGet?(params: Record<string, unknown>, ctx: { principal: Principal }): { params?: Record<string, unknown>; where?: import('./store').Condition[] } | void;
 }
 
 export interface EntityDef {
@@ -89,8 +92,9 @@ export interface EntityDef {
   nulls?: 'omit' | 'empty';
   /** Fields returned by get when no `return` is given; default all non-secret fields. */
   defaultReturn?: string[];
-  /** Search fields for the get filter special-cases; see entity plugins. */
   description?: string;
+  /** get output keys use unique names (`contact_is_deleted`), as the query-object entities do. */
+  uniqueNamesOnGet?: boolean;
 }
 
 export interface CompiledEntity extends EntityDef {
