@@ -49,7 +49,7 @@ describe('compat-civicrm', () => {
     });
 
     it('registers the compatCivicrm service for the auth plugins', () => {
-      const svc = t.kernel.container.resolve('compatCivicrm') as Record<string, unknown>;
+      const svc = t.kernel.container.resolve('compatCivicrm') as unknown as Record<string, unknown>;
       expect(svc.authHeaders).to.deep.equal(['x-civi-auth']);
       expect(svc.siteKeyHeaders).to.deep.equal(['x-civi-key']);
       expect(svc.permissionAliases).to.include({ 'administer CiviCRM': 'administer CRM', 'access CiviCRM': 'access CRM' });
