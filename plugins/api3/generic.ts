@@ -439,6 +439,7 @@ class Generic {
     }
     const byUnique = action.startsWith('get');
     for (const f of e.fields) {
+      if (!byUnique && (f.related || f.labelOf)) continue;
       if (f.secret && !ctx.principal.permissions.has('*') && !f.secret.some((x) => ctx.principal.permissions.has(x))) continue;
       const spec: Row = { name: f.name, type: TYPE_CODES[f.type] ?? 2, title: f.title };
       if (f.description) spec.description = f.description;
