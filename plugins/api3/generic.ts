@@ -133,23 +133,27 @@ class Generic {
       const opts = (await this.registry.optionsFor(ctx.db, src)) ?? [];
       labelMaps.set(x.key, new Map(opts.map((op) => [op.value, op.label])));
     }
+    const emptyNulls = e.nulls === 'empty';
     const rows = raw.map((r) => {
       const rec: Row = {};
       for (const x of out) {
         let v = x.field.labelOf ? labelMaps.get(x.key)!.get(String(r[x.field.labelOf])) ?? null : r[x.path];
         if (x.field.labelOf && r[x.field.labelOf] === null) v = null;
         if (v === null || v === undefined) {
-          if (e.nulls === 'empty') rec[x.key] = '';
+          if (emptyNulls) rec[x.key] = '';
           continue;
         }
-        rec[x.key] = v;
+        // Leaves as strings (§2.1); one pass, no recursion for the common scalar case.
+        rec[x.key] = typeof v === 'string' ? v : typeof v === 'object' ? stringifyLeaves(v) : typeof v === 'boolean' ? (v ? '1' : '0') : String(v);
       }
-      return stringifyLeaves(rec) as Row;
+      return rec;
     });
     return { rows, o };
   }
 
   private async checkJoins(e: CompiledEntity, query: ReturnType<typeof buildQuery>, ctx: ActionContext): Promise<void> {
+    const paths = [...(query.select ?? []), ...(query.sort ?? []).map((s) => s.path), ...(query.where ?? []).flatMap((w) => ('or' in w ? w.or.map((f) => f.path) : [w.path]))];
+    if (!paths.some((p) => p.includes('.'))) return;
     const joined = this.store.plan(e, query);
     for (const j of joined) {
       if (!(await ctx.scope.cradle.kernel.can(j.entity, 'get', ctx.principal))) {

@@ -67,7 +67,9 @@ export function createApi3Service(kernel: Kernel): Api3Service {
       const runChains = chains.length > 0 && !NO_CHAIN_ACTIONS.has(action);
       try {
         if (!runChains) {
-          return await kernel.call({ version: 3, entity, action, params, principal: req.principal, scope: req.scope, db: req.db, checkPermissions: req.checkPermissions, rollback: forceRollback });
+          const result = await kernel.call({ version: 3, entity, action, params, principal: req.principal, scope: req.scope, db: req.db, checkPermissions: req.checkPermissions, rollback: forceRollback });
+          if (forceRollback) (req.scope.cradle.entities as EntityRegistry | undefined)?.invalidateOptions();
+          return result;
         }
         // The parent and its chains share one transaction: a failing chain rolls everything back.
         const outer: Knex = req.db ?? kernel.db;
@@ -75,14 +77,18 @@ export function createApi3Service(kernel: Kernel): Api3Service {
         try {
           const result = await kernel.call({ version: 3, entity, action, params, principal: req.principal, scope: req.scope, db: trx, checkPermissions: req.checkPermissions });
           await runChainsFor(result, entity, action, chains, { ...req, db: trx });
-          if (forceRollback) await trx.rollback();
-          else await trx.commit();
+          if (forceRollback) {
+            await trx.rollback();
+            (req.scope.cradle.entities as EntityRegistry | undefined)?.invalidateOptions();
+          } else await trx.commit();
           return result;
         } catch (err) {
           if (!trx.isCompleted()) await trx.rollback();
           throw err;
         }
       } catch (err) {
+        // A rolled-back write may have refilled the option cache with rows that no longer exist.
+        (req.scope.cradle.entities as EntityRegistry | undefined)?.invalidateOptions();
         throw toApi3Error(err, entity, action);
       }
     },
