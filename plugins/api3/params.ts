@@ -205,7 +205,17 @@ export async function parseFilters(fc: FilterContext, entity: CompiledEntity, pa
   for (const [key, raw] of Object.entries(params)) {
     if (RESERVED.has(key) || key.startsWith('api.') || key.startsWith('return.')) continue;
     // A field wins over the option_* / api_* spellings (option_group_id is a field).
-    const r = resolvePath(fc.registry, entity, key);
+    let r = resolvePath(fc.registry, entity, key);
+    // Legacy date ranges: `<date field>_low` / `_high`, also as `filter.<…>` (§3.4).
+    const range = /^(?:filter\.)?(.+)_(low|high)$/.exec(key);
+    if (!r && range) {
+      const base = resolvePath(fc.registry, entity, range[1]);
+      if (base && (base.field.type === 'Date' || base.field.type === 'Timestamp') && raw !== null && raw !== undefined && raw !== '') {
+        const path = canonicalPath(fc.registry, entity, range[1]);
+        byKey.set(key, { path, op: range[2] === 'low' ? '>=' : '<=', value: await coerceValue(fc, base.field, raw, range[1]) });
+      }
+      continue;
+    }
     if (!r || r.field.labelOf) continue;
     const path = canonicalPath(fc.registry, entity, key);
     const f = await parseFilter(fc, path, r.field, raw);

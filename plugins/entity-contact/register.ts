@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { KernelError, definePlugin } from '../../kernel';
-import { mandatoryMissing, invalid } from '../api3/errors';
+import { api3Error, mandatoryMissing, invalid } from '../api3/errors';
 import type { EntityRegistry, SaveContext } from '../entity-core';
 import type { Condition } from '../entity-core/store';
 import { Contact } from './entities/contact';
@@ -25,6 +25,21 @@ export default definePlugin(({ services }) => {
     if (!has(contactId)) return '';
     const row = (await sc.db('crm_email').where({ contact_id: contactId, is_primary: true }).first('email')) as { email?: string } | undefined;
     return row?.email ?? '';
+  }
+
+  /** `dupe_check=1`: the unsupervised rule — same names (and primary email when given) among live contacts. */
+  async function dupeCheck(values: Row, sc: SaveContext): Promise<void> {
+    const q = sc.db('crm_contact as c').where('c.is_deleted', false).andWhere('c.contact_type', values.contact_type as string);
+    if (values.contact_type === 'Organization') q.andWhere('c.organization_name', values.organization_name as string);
+    else if (values.contact_type === 'Household') q.andWhere('c.household_name', values.household_name as string);
+    else {
+      const email = typeof sc.params.email === 'string' ? sc.params.email.trim().toLowerCase() : '';
+      if (!has(values.first_name) && !has(values.last_name) && !email) return;
+      for (const f of ['first_name', 'last_name']) if (has(values[f])) q.andWhere(`c.${f}`, values[f] as string);
+      if (email) q.whereExists(sc.db('crm_email as e').whereRaw('e.contact_id = c.id').andWhere('e.email', email));
+    }
+    const ids = ((await q.select('c.id').orderBy('c.id')) as Array<{ id: number }>).map((r) => r.id);
+    if (ids.length) throw api3Error('E_API3_DUPLICATE', 'duplicate', `Found matching contacts: ${ids.join(',')}`, { ids: ids.map(String) });
   }
 
   entities.define(Contact, {
@@ -60,6 +75,7 @@ export default definePlugin(({ services }) => {
         if (type === 'Organization' && !has(values.organization_name)) throw mandatoryMissing(['organization_name']);
         if (type === 'Household' && !has(values.household_name)) throw mandatoryMissing(['household_name']);
         values.hash = randomBytes(16).toString('hex');
+        if (truthy(sc.params.dupe_check)) await dupeCheck(values, sc);
       } else if (has(values.contact_type) && values.contact_type !== ex.contact_type) {
         throw invalid('Contact type cannot be changed once set');
       }

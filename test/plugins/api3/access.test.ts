@@ -104,6 +104,14 @@ describe('api3 permissions (§6) and row access (entity.access)', () => {
       rule.answer = undefined;
       expect(await e.call('Email', 'getcount', { contact_id: r.id })).to.equal(1);
     });
+    it("api3(ctx, …) inside an action runs in the caller's transaction and principal", async () => {
+      const ok = await e.call('FixtureWrap', 'create', { first_name: 'Wrapped' }, principalWith(['access CRM', 'add contacts'], ann));
+      expect(await e.call('Contact', 'getcount', { id: ok.id })).to.equal(1);
+      await e.fail('FixtureWrap', 'create', { first_name: 'RolledBack', fail: 1 }, principalWith(['access CRM', 'add contacts'], ann));
+      expect(await e.call('Contact', 'getcount', { first_name: 'RolledBack' })).to.equal(0);
+      const denied = await e.fail('FixtureWrap', 'create', { first_name: 'NoPerm' }, principalWith([], ann));
+      expect(denied.message).to.match(/^API permission check failed for Contact\/create call/);
+    });
     it('the hook is asked with the operation', async () => {
       const seen: string[] = [];
       rule.answer = (q) => { seen.push(`${q.entity}:${q.operation}`); return 'all'; };

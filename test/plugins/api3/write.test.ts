@@ -100,6 +100,31 @@ describe('api3 writes: create/update, delete, replace, validate, match, force_ro
     expect((await e.fail('Contact', 'update', { id: 424242 })).message).to.equal('No Contact with id 424242');
   });
 
+  it('api3() in-process helper: same pipeline, caller transaction, typed error', async () => {
+    const { api3, Api3CallError } = await import('../../../plugins/api3');
+    const { createRequestScope } = await import('../../../kernel');
+    const { principalWith } = await import('../../../kernel/testing');
+    const scope = createRequestScope(e.t.kernel.container, 'helper', principalWith(['access CRM', 'add contacts'], ann));
+    try {
+      const r = (await api3(scope, 'Contact', 'create', { contact_type: 'Individual', first_name: 'Helper' })) as { id: number };
+      expect(r.id).to.be.a('number');
+      let caught: unknown;
+      try { await api3(scope, 'Contact', 'delete', { id: r.id }); } catch (err) { caught = err; }
+      expect(caught).to.be.instanceOf(Api3CallError);
+      expect((caught as InstanceType<typeof Api3CallError>).errorCode).to.equal('unauthorized');
+      try { await api3(scope, 'Email', 'create', { contact_id: r.id }); } catch (err) { caught = err; }
+      expect((caught as InstanceType<typeof Api3CallError>).errorCode).to.equal('mandatory_missing');
+    } finally {
+      await scope.dispose();
+    }
+  });
+
+  it('user_contact_id means the caller', async () => {
+    const { principalWith } = await import('../../../kernel/testing');
+    const r = await e.call('Contact', 'getsingle', { id: 'user_contact_id', return: 'first_name' }, principalWith(['access CRM'], ann));
+    expect(r.first_name).to.equal('Ann');
+  });
+
   it('unknown entity or action is not-found', async () => {
     const err = await e.fail('Nope', 'get', {});
     expect(err.details).to.include({ error_code: 'not-found' });

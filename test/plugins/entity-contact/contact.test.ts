@@ -65,6 +65,22 @@ describe('entity-contact', () => {
       const got = await e.call('Contact', 'getsingle', { id: c.id, return: 'email,gender,individual_prefix' });
       expect(got).to.include({ email: 'em@example.org', gender: 'Male', individual_prefix: 'Mr.' });
     });
+    it('dupe_check=1 refuses a duplicate with error_code duplicate and the ids', async () => {
+      const c = await one({ contact_type: 'Individual', first_name: 'Dup', last_name: 'Licate', email: 'dup@example.org' });
+      const err = await e.fail('Contact', 'create', { contact_type: 'Individual', first_name: 'Dup', last_name: 'Licate', email: 'DUP@example.org', dupe_check: 1 });
+      expect(err.message).to.equal(`Found matching contacts: ${c.id}`);
+      expect(err.details).to.include({ error_code: 'duplicate' });
+      expect(err.details!.ids).to.deep.equal([c.id]);
+      const other = await e.call('Contact', 'create', { contact_type: 'Individual', first_name: 'Dup', last_name: 'Licate', email: 'other@example.org', dupe_check: 1 });
+      expect(other.count).to.equal(1);
+    });
+    it('birth_date_low / _high (and filter.) filter date ranges', async () => {
+      const c = await one({ contact_type: 'Individual', first_name: 'Old', last_name: 'Timer', birth_date: '1901-02-03' });
+      const ids = async (p: Record<string, unknown>) => Object.keys((await e.call('Contact', 'get', { return: 'id', ...p })).values);
+      expect(await ids({ birth_date_low: '1901-01-01', birth_date_high: '1901-12-31' })).to.deep.equal([c.id]);
+      expect(await ids({ 'filter.birth_date_high': '1900-12-31' })).to.deep.equal([]);
+      expect((await e.call('Contact', 'getsingle', { id: c.id, return: 'birth_date' })).birth_date).to.equal('1901-02-03');
+    });
     it('api_key needs a permission to set and to read', async () => {
       const c = await one({ contact_type: 'Individual', first_name: 'K' });
       const err = await e.fail('Contact', 'create', { id: c.id, api_key: 'secret123' }, principalWith(['access CRM'], 1));
