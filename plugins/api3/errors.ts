@@ -1,5 +1,6 @@
 /** APIv3 error helpers: KernelErrors whose `details` carry the wire extras in order, then `error_code`. */
 import { KernelError, isKernelError, registerErrorCodes } from '../../kernel';
+import { dbError } from '../entity-core/store';
 
 registerErrorCodes('api3', {
   E_API3_CHAINED: { status: 400, expose: true, meaning: 'APIv3: a chained call failed (error_code chained_api_failed)' },
@@ -38,7 +39,9 @@ export function returnedError(message: string, extras: Record<string, unknown> =
 
 /** Makes sure an error thrown out of the engine has `details.error_code`, `entity` and `action` (wire order). */
 export function toApi3Error(err: unknown, entity: string, action: string): KernelError {
-  const e = isKernelError(err) ? err : new KernelError('E_INTERNAL', (err as Error)?.message ?? String(err), { cause: err });
+  // Database errors that escaped a store call (lifecycle code) must not show SQL text.
+  const fromDb = !isKernelError(err) || err.code === 'E_INTERNAL' || err.code === 'E_PLUGIN_FAILED' ? dbError(err) : undefined;
+  const e = fromDb ?? (isKernelError(err) ? err : new KernelError('E_INTERNAL', (err as Error)?.message ?? String(err), { cause: err }));
   const d = e.details ?? {};
   if (d.api3Shape === 'returned') return e;
   if ('error_code' in d && 'entity' in d) return e;

@@ -115,7 +115,7 @@ class Generic {
       const key = dotted ? w : e.uniqueNamesOnGet && r.field.uniqueName ? r.field.uniqueName : r.field.name;
       if (seen.has(key)) continue;
       seen.add(key);
-      out.push({ key, path, field: r.field });
+      out.push({ key, path: r.field.via && !dotted ? r.field.via : path, field: r.field });
     }
     if (!seen.has('id')) {
       const idf = e.byName.get('id')!;
@@ -156,6 +156,7 @@ class Generic {
     if (!paths.some((p) => p.includes('.'))) return;
     const joined = this.store.plan(e, query);
     for (const j of joined) {
+      if (j.entity === e.name) continue; // the caller may already get this entity
       if (!(await ctx.scope.cradle.kernel.can(j.entity, 'get', ctx.principal))) {
         throw new KernelError('E_FORBIDDEN', `Authorization failed to join onto ${j.entity} api in parameter ${j.path}`, { details: { error_code: 'unauthorized' } });
       }
@@ -220,7 +221,7 @@ class Generic {
     const out: Row = {};
     for (const [key, raw] of Object.entries(p)) {
       const f = e.lookup.get(key);
-      if (!f || f.name === 'id' || f.readonly || f.related || f.labelOf || raw === undefined) continue;
+      if (!f || f.name === 'id' || f.readonly || f.related || f.labelOf || f.via || raw === undefined) continue;
       if (f.name in out && key !== f.name) continue; // the canonical name wins over an alias
       let v: unknown = raw;
       if (raw === null || raw === '' || raw === 'null') v = null;
@@ -296,7 +297,7 @@ class Generic {
   private wire(e: CompiledEntity, row: Row): Row {
     const rec: Row = {};
     for (const f of e.fields) {
-      if (f.related || f.labelOf || f.secret) continue;
+      if (f.related || f.labelOf || f.via || f.secret) continue;
       if (f.name in row) rec[f.name] = row[f.name];
     }
     return stringifyLeaves(rec) as Row;
@@ -352,7 +353,7 @@ class Generic {
     if (missing.length) throw api3Error('E_INVALID_PARAMS', 'required', `Mandatory key(s) missing from params array: ${missing.join(', ')}`, { fields: missing });
     const id = this.idOf(e, p)!;
     const f = e.lookup.get(String(p.field));
-    if (!f || f.readonly || f.related || f.labelOf || f.name === 'id') throw api3Error('E_INVALID_PARAMS', 'invalid_field', `Param 'field' (${String(p.field)}) is invalid. must be an existing field`, { field: String(p.field) });
+    if (!f || f.readonly || f.related || f.labelOf || f.via || f.name === 'id') throw api3Error('E_INVALID_PARAMS', 'invalid_field', `Param 'field' (${String(p.field)}) is invalid. must be an existing field`, { field: String(p.field) });
     if (f.type === 'Int' && p.value !== null && p.value !== '' && !/^-?\d+$/.test(String(p.value))) {
       throw api3Error('E_INVALID_PARAMS', 'NaN', `Param '${f.name}' must be a number`, { field: f.name });
     }
@@ -443,13 +444,13 @@ class Generic {
     }
     const byUnique = action.startsWith('get');
     for (const f of e.fields) {
-      if (!byUnique && (f.related || f.labelOf)) continue;
+      if (!byUnique && (f.related || f.labelOf || f.via)) continue;
       if (f.secret && !ctx.principal.permissions.has('*') && !f.secret.some((x) => ctx.principal.permissions.has(x))) continue;
       const spec: Row = { name: f.name, type: TYPE_CODES[f.type] ?? 2, title: f.title };
       if (f.description) spec.description = f.description;
       if (f.required) spec.required = true;
       if (f.maxlength) spec.maxlength = f.maxlength;
-      if (!f.related && !f.labelOf) spec.where = `${e.table}.${f.column ?? f.name}`;
+      if (!f.related && !f.labelOf && !f.via) spec.where = `${e.table}.${f.column ?? f.name}`;
       spec.table_name = e.table;
       spec.entity = e.name;
       if (f.fk) spec.FKApiName = f.fk;

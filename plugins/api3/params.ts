@@ -66,7 +66,8 @@ export function parseOptions(entity: CompiledEntity, params: Record<string, unkn
     if (/select/i.test(part)) throw invalid('invalid string in sort options');
     const m = /^([A-Za-z0-9_.]+)(?:\s+(asc|desc))?$/i.exec(part);
     if (!m || !pathExists(registry, entity, m[1])) throw invalid(`Unknown field specified for sort. Cannot order by '${part}'`);
-    sort.push({ path: canonicalPath(registry, entity, m[1]), dir: (m[2]?.toUpperCase() as 'ASC' | 'DESC') ?? 'ASC' });
+    const via = !m[1].includes('.') ? resolvePath(registry, entity, m[1], 'name')?.field.via : undefined;
+    sort.push({ path: via ?? canonicalPath(registry, entity, m[1]), dir: (m[2]?.toUpperCase() as 'ASC' | 'DESC') ?? 'ASC' });
   }
 
   let ret: string[] | undefined;
@@ -217,7 +218,8 @@ export async function parseFilters(fc: FilterContext, entity: CompiledEntity, pa
       continue;
     }
     if (!r || r.field.labelOf) continue;
-    const path = canonicalPath(fc.registry, entity, key);
+    const path = r.field.via && !key.includes('.') ? r.field.via : canonicalPath(fc.registry, entity, key);
+    if (r.field.via && !key.includes('.')) r = resolvePath(fc.registry, entity, path)!;
     const f = await parseFilter(fc, path, r.field, raw);
     if (f) byKey.set(key, f);
   }

@@ -42,6 +42,15 @@ export default definePlugin(({ services }) => {
     if (ids.length) throw api3Error('E_API3_DUPLICATE', 'duplicate', `Found matching contacts: ${ids.join(',')}`, { ids: ids.map(String) });
   }
 
+  /** `current_employer` (a name): finds or creates the organisation (§4.1). */
+  async function employerId(name: string, given: unknown, sc: SaveContext): Promise<number> {
+    const res = (await sc.call('Contact', 'get', { contact_type: 'Organization', organization_name: name, return: 'id', sequential: 1, options: { limit: 2 } })) as { values: Row[] };
+    if (res.values.length > 1) throw invalid('Found more than one Organisation with same Name.');
+    const id = res.values.length ? Number(res.values[0].id) : Number(((await sc.call('Contact', 'create', { contact_type: 'Organization', organization_name: name })) as { id: number }).id);
+    if (has(given) && Number(given) !== id) throw invalid('Employer name and Employer id Mismatch');
+    return id;
+  }
+
   entities.define(Contact, {
     beforeGet(params) {
       const p = { ...params };
@@ -92,6 +101,9 @@ export default definePlugin(({ services }) => {
         if (!perms.has('*') && !perms.has('administer CRM') && !perms.has('edit api keys') && !own) {
           throw new KernelError('E_FORBIDDEN', 'Permission denied to modify api key', { details: { error_code: 'unauthorized' } });
         }
+      }
+      if (type === 'Individual' && typeof sc.params.current_employer === 'string' && sc.params.current_employer.trim()) {
+        values.employer_id = await employerId(sc.params.current_employer.trim(), values.employer_id, sc);
       }
       const m = { ...(ex ?? {}), ...values } as Row;
       if (type === 'Organization') values.display_name = values.sort_name = m.organization_name;

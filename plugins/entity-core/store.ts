@@ -83,7 +83,7 @@ class Planner {
       const target = rel.entity.byName.get(r.field)!;
       return { ref: `${rel.alias}.${target.column ?? target.name}`, field };
     }
-    if (field.labelOf) throw unknownField(path);
+    if (field.labelOf || field.via) throw unknownField(path);
     return { ref: `${alias}.${field.column ?? field.name}`, field };
   }
 
@@ -115,6 +115,43 @@ function unknownField(path: string): KernelError {
   return new KernelError('E_INVALID_PARAMS', `Unknown field ${path}`, { details: { error_code: 0, error_field: path } });
 }
 
+const SQLSTATE = /^[0-9A-Z]{5}$/;
+
+/**
+ * Turns a database error into an API error without SQL text (knex puts the statement in the message).
+ * Unique violations → E_CONFLICT `DB Error: already exists`; other constraint failures →
+ * `DB Error: constraint violation`; anything else from the database → E_DATABASE.
+ */
+export function dbError(err: unknown): KernelError | undefined {
+  let e: unknown = err;
+  for (let i = 0; i < 4 && e; i++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && SQLSTATE.test(code)) {
+      const column = (e as { column?: string }).column;
+      const constraint = (e as { constraint?: string }).constraint;
+      if (code === '23505') return new KernelError('E_CONFLICT', 'DB Error: already exists', { details: { error_code: 'already exists' }, cause: e });
+      if (code.startsWith('23')) {
+        const field = column ?? constraint;
+        return new KernelError('E_CONFLICT', code === '23502' && column
+          ? `DB Constraint Violation - ${column} should possibly be marked as mandatory`
+          : 'DB Error: constraint violation', { details: { error_code: 'constraint violation', ...(field ? { field } : {}) }, cause: e });
+      }
+      if (code.startsWith('22')) return new KernelError('E_INVALID_PARAMS', 'DB Error: invalid value', { details: { error_code: 'invalid value' }, cause: e });
+      return new KernelError('E_DATABASE', 'DB Error: unknown error', { details: { error_code: 'database' }, cause: e });
+    }
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+async function guarded<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw dbError(err) ?? err;
+  }
+}
+
 export class EntityStore {
   constructor(readonly registry: EntityRegistry, private readonly access: AccessFn) {}
 
@@ -141,7 +178,7 @@ export class EntityStore {
   }
 
   defaultSelect(entity: CompiledEntity): string[] {
-    return entity.fields.filter((f) => !f.secret && !f.related && !f.labelOf).map((f) => f.name);
+    return entity.fields.filter((f) => !f.secret && !f.related && !f.labelOf && !f.via).map((f) => f.name);
   }
 
   private base(db: Knex, p: Planner, q: Query, built: ReturnType<EntityStore['build']>, access: RowAccess): Knex.QueryBuilder {
@@ -173,7 +210,7 @@ export class EntityStore {
     if (!built.sort.some((s) => s.r.ref === 't.id')) qb.orderBy('t.id', 'asc');
     if (q.limit) qb.limit(q.limit);
     if (q.offset) qb.offset(q.offset);
-    const rows = (await qb) as Array<Record<string, unknown>>;
+    const rows = (await guarded(async () => qb)) as Array<Record<string, unknown>>;
     return rows.map((row) => {
       const out: Record<string, unknown> = {};
       built.cols.forEach((c, i) => { out[c.path] = fromDb(c.r.field, row[`c${i}`]); });
@@ -186,7 +223,7 @@ export class EntityStore {
     const built = this.build(p, { ...q, select: ['id'], sort: [] });
     const access = principal ? await this.rowAccess(entity, 'view', principal) : 'all';
     const qb = this.base(db, p, q, built, access);
-    const [row] = (await qb.count({ n: '*' })) as Array<{ n: string | number }>;
+    const [row] = (await guarded(async () => qb.count({ n: '*' }))) as Array<{ n: string | number }>;
     return Number(row.n);
   }
 
@@ -207,18 +244,18 @@ export class EntityStore {
   }
 
   async insert(db: Knex, entity: CompiledEntity, values: Record<string, unknown>): Promise<number> {
-    const [row] = (await db(entity.table).insert(toDb(entity, values)).returning('id')) as Array<{ id: number }>;
+    const [row] = (await guarded(async () => db(entity.table).insert(toDb(entity, values)).returning('id'))) as Array<{ id: number }>;
     return Number(row.id);
   }
 
   async update(db: Knex, entity: CompiledEntity, id: number, values: Record<string, unknown>): Promise<void> {
     const data = toDb(entity, values);
     delete data.id;
-    if (Object.keys(data).length) await db(entity.table).where('id', id).update(data);
+    if (Object.keys(data).length) await guarded(async () => db(entity.table).where('id', id).update(data));
   }
 
   async remove(db: Knex, entity: CompiledEntity, id: number): Promise<number> {
-    return db(entity.table).where('id', id).del();
+    return guarded(async () => db(entity.table).where('id', id).del());
   }
 
   /** Rows elsewhere that reference this record, per referencing table/column (getrefcount). */
@@ -276,7 +313,7 @@ function toDb(entity: CompiledEntity, values: Record<string, unknown>): Record<s
   const out: Record<string, unknown> = {};
   for (const [k, val] of Object.entries(values)) {
     const f = entity.byName.get(k);
-    if (!f || f.related || f.labelOf) continue;
+    if (!f || f.related || f.labelOf || f.via) continue;
     out[f.column ?? f.name] = toDbValue(f, val);
   }
   return out;

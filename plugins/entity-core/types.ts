@@ -43,6 +43,8 @@ export interface FieldDef {
   related?: { entity: string; field: string; fk: string; where?: Record<string, unknown> };
   /** Read-only label of another field's option value (`gender` → label of `gender_id`). */
   labelOf?: string;
+  /** Read-only value reached through an FK path (`current_employer` = `employer_id.organization_name`). */
+  via?: string;
 }
 
 export interface IndexDef {

@@ -65,6 +65,7 @@ export const Contact: EntityDef = {
     { name: 'email_id', type: 'Int', title: 'Email ID', related: { entity: 'Email', field: 'id', fk: 'contact_id', where: primary } },
     { name: 'email', type: 'Email', title: 'Email', related: { entity: 'Email', field: 'email', fk: 'contact_id', where: primary } },
     { name: 'on_hold', type: 'Int', title: 'On Hold', related: { entity: 'Email', field: 'on_hold', fk: 'contact_id', where: primary } },
+    { name: 'current_employer', type: 'String', title: 'Current Employer', via: 'employer_id.organization_name' },
     // Labels of option fields.
     { name: 'individual_prefix', type: 'String', title: 'Individual Prefix', labelOf: 'prefix_id' },
     { name: 'individual_suffix', type: 'String', title: 'Individual Suffix', labelOf: 'suffix_id' },
@@ -76,7 +77,7 @@ export const Contact: EntityDef = {
     'do_not_sms', 'do_not_trade', 'is_opt_out', 'legal_identifier', 'external_identifier', 'nick_name', 'legal_name', 'image_URL',
     'preferred_communication_method', 'preferred_language', 'first_name', 'middle_name', 'last_name', 'prefix_id', 'suffix_id',
     'formal_title', 'communication_style_id', 'job_title', 'gender_id', 'birth_date', 'is_deceased', 'deceased_date',
-    'household_name', 'organization_name', 'sic_code', 'contact_is_deleted', 'address_id', 'street_address',
+    'household_name', 'organization_name', 'sic_code', 'contact_is_deleted', 'current_employer', 'address_id', 'street_address',
     'supplemental_address_1', 'supplemental_address_2', 'supplemental_address_3', 'city', 'postal_code_suffix', 'postal_code',
     'geo_code_1', 'geo_code_2', 'phone_id', 'phone_type_id', 'phone', 'email_id', 'email', 'on_hold',
     'individual_prefix', 'individual_suffix', 'communication_style', 'gender', 'id',

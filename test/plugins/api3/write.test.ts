@@ -38,6 +38,17 @@ describe('api3 writes: create/update, delete, replace, validate, match, force_ro
     expect(bad.message).to.equal('contact_id is not a valid integer');
   });
 
+  it('database constraint failures are API errors without SQL text', async () => {
+    await e.call('Contact', 'create', { contact_type: 'Individual', first_name: 'U', external_identifier: 'UNIQ-1' });
+    const dup = await e.fail('Contact', 'create', { contact_type: 'Individual', first_name: 'V', external_identifier: 'UNIQ-1' });
+    expect(dup.code).to.equal('E_CONFLICT');
+    expect(dup.message).to.equal('DB Error: already exists');
+    expect(dup.details).to.include({ error_code: 'already exists' });
+    const fk = await e.fail('Email', 'create', { contact_id: 987654, email: 'orphan@example.org' });
+    expect(fk.message).to.equal('DB Error: constraint violation');
+    for (const err of [dup, fk]) expect(err.message).not.to.match(/insert|crm_|select/i);
+  });
+
   it('options.match updates the matched record; match-mandatory refuses when nothing matches; ambiguity is an error', async () => {
     await e.call('Contact', 'create', { contact_type: 'Individual', first_name: 'Mia', external_identifier: 'EXT-1' });
     const m = await e.call('Contact', 'create', { contact_type: 'Individual', external_identifier: 'EXT-1', job_title: 'Boss', options: { match: 'external_identifier' } });

@@ -81,6 +81,20 @@ describe('entity-contact', () => {
       expect(await ids({ 'filter.birth_date_high': '1900-12-31' })).to.deep.equal([]);
       expect((await e.call('Contact', 'getsingle', { id: c.id, return: 'birth_date' })).birth_date).to.equal('1901-02-03');
     });
+    it('current_employer finds or creates the organisation; get returns its name; filters and sorts on it', async () => {
+      const a = await one({ contact_type: 'Individual', first_name: 'Wendy', last_name: 'Worker', current_employer: 'Widget Co' });
+      const orgs = await e.call('Contact', 'get', { contact_type: 'Organization', organization_name: 'Widget Co', sequential: 1, return: 'id' });
+      expect(orgs.count).to.equal(1);
+      expect(a.employer_id).to.equal(orgs.values[0].id);
+      const b = await one({ contact_type: 'Individual', first_name: 'Walt', last_name: 'Worker', current_employer: 'Widget Co' });
+      expect(b.employer_id).to.equal(orgs.values[0].id);
+      const got = await e.call('Contact', 'getsingle', { id: a.id });
+      expect(got.current_employer).to.equal('Widget Co');
+      const byEmployer = await e.call('Contact', 'get', { current_employer: 'Widget Co', return: 'first_name', sequential: 1, options: { sort: 'current_employer, first_name' } });
+      expect(byEmployer.values.map((v: any) => v.first_name)).to.deep.equal(['Walt', 'Wendy']);
+      const mismatch = await e.fail('Contact', 'create', { contact_type: 'Individual', first_name: 'M', current_employer: 'Widget Co', employer_id: a.id });
+      expect(mismatch.message).to.equal('Employer name and Employer id Mismatch');
+    });
     it('api_key needs a permission to set and to read', async () => {
       const c = await one({ contact_type: 'Individual', first_name: 'K' });
       const err = await e.fail('Contact', 'create', { id: c.id, api_key: 'secret123' }, principalWith(['access CRM'], 1));
