@@ -166,7 +166,11 @@ class Generic {
   async get(e: CompiledEntity, p: Params, ctx: ActionContext): Promise<unknown> {
     const { rows, o } = await this.select(e, p, ctx);
     if (o.isCount) return this.getcount(e, p, ctx);
-    return envelope(rows, { sequential: o.sequential });
+    const md = optionValue(p, 'metadata');
+    const wantsFields = Array.isArray(md) ? md.includes('fields') : md === 'fields';
+    if (!wantsFields) return envelope(rows, { sequential: o.sequential });
+    const fields = ((await this.getfields(e, { action: 'get' }, ctx)) as { values: unknown }).values;
+    return envelope(rows, { sequential: o.sequential, extra: { metadata: { fields } } });
   }
 
   async getsingle(e: CompiledEntity, p: Params, ctx: ActionContext): Promise<Row> {

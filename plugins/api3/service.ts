@@ -35,6 +35,16 @@ export function optionOf(params: Record<string, unknown>, name: string): unknown
   return params[`option.${name}`] ?? params[`option_${name}`];
 }
 
+const FORMAT_KEYS = new Set(['format.is_success', 'format_is_success', 'format.only_id', 'format_only_id']);
+
+function formatOptions(params: Record<string, unknown>): { isSuccess: boolean; onlyId: boolean } {
+  const nested = params.format && typeof params.format === 'object' ? (params.format as Record<string, unknown>) : {};
+  return {
+    isSuccess: truthy(params['format.is_success'] ?? params.format_is_success ?? nested.is_success),
+    onlyId: truthy(params['format.only_id'] ?? params.format_only_id ?? nested.only_id),
+  };
+}
+
 /** Splits chain params (`api.<Entity>[.<action>[.<suffix>]]`, `api_…`) from the rest. */
 export function splitChains(params: Record<string, unknown>, entity: string, action: string): { params: Record<string, unknown>; chains: Chain[] } {
   const rest: Record<string, unknown> = {};
@@ -64,6 +74,18 @@ export function createApi3Service(kernel: Kernel): Api3Service {
       const action = normaliseAction(req.action);
       const { params, chains } = splitChains(req.params ?? {}, entity, action);
       const forceRollback = truthy(optionOf(params, 'force_rollback'));
+      const fmt = formatOptions(params);
+      if (fmt.isSuccess || fmt.onlyId) {
+        // format.is_success → 1/0; format.only_id → the id (§2.2). Applied around the whole call.
+        const inner = { ...input, params: Object.fromEntries(Object.entries(input.params ?? {}).filter(([k, v]) => !FORMAT_KEYS.has(k) && !(k === 'format' && v && typeof v === 'object'))) };
+        try {
+          const r = (await service.call(inner)) as { id?: unknown } | null;
+          return fmt.isSuccess ? 1 : r && typeof r === 'object' ? r.id : r;
+        } catch (err) {
+          if (fmt.isSuccess) return 0;
+          throw err;
+        }
+      }
       const runChains = chains.length > 0 && !NO_CHAIN_ACTIONS.has(action);
       try {
         if (!runChains) {

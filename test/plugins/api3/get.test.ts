@@ -81,6 +81,16 @@ describe('api3 get family: actions, options, operators, joins', () => {
       const c = await e.call('Contact', 'getsingle', { id: ids.ann, 'return.nick_name': 1, 'return.first_name': 1 });
       expect(Object.keys(c).sort()).to.deep.equal(['first_name', 'id', 'nick_name']);
     });
+    it('options.metadata=["fields"] appends metadata.fields after values', async () => {
+      const r = await e.call('LocationType', 'get', { name: 'Home', options: { metadata: ['fields'] } });
+      expect(Object.keys(r)).to.deep.equal(['is_error', 'version', 'count', 'id', 'values', 'metadata']);
+      expect(r.metadata.fields.name).to.include({ name: 'name', type: 2 });
+    });
+    it('format.is_success and format.only_id reduce the result', async () => {
+      expect(await e.call('Contact', 'get', { id: ids.ann, 'format.is_success': 1 })).to.equal(1);
+      expect(await e.call('Contact', 'get', { id: 'bad', format: { is_success: 1 } })).to.equal(0);
+      expect(await e.call('Contact', 'create', { id: ids.cat, nick_name: 'Kitty', 'format.only_id': 1 })).to.equal(ids.cat);
+    });
     it('is_count makes get a count; a non-integer limit is refused', async () => {
       expect(await e.call('Email', 'get', { contact_id: ids.bob, options: { is_count: 1 } })).to.equal(30);
       const err = await e.fail('Email', 'get', { options: { limit: 'ten' } });
