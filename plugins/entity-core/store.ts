@@ -274,6 +274,8 @@ export class EntityStore {
   }
 }
 
+const isText = (f: FieldDef) => f.type === 'String' || f.type === 'Text' || f.type === 'Email' || f.type === 'Url';
+
 function applyFilter(qb: Knex.QueryBuilder, r: Resolved, f: Filter): void {
   const col = r.ref;
   const v = (x: unknown) => toDbValue(r.field, x);
@@ -286,8 +288,9 @@ function applyFilter(qb: Knex.QueryBuilder, r: Resolved, f: Filter): void {
     case '!=': case '<>': qb.where(col, '<>', v(f.value) as Knex.Value); break;
     case '>': case '>=': case '<': case '<=': qb.where(col, f.op, v(f.value) as Knex.Value); break;
     // The reference runs on MySQL, whose LIKE ignores case: so does ours.
-    case 'LIKE': qb.where(col, 'ilike', String(f.value)); break;
-    case 'NOT LIKE': qb.whereNot(col, 'ilike', String(f.value)); break;
+    // Non-text columns are compared as text (MySQL does that implicitly).
+    case 'LIKE': if (isText(r.field)) qb.where(col, 'ilike', String(f.value)); else qb.whereRaw('??::text ilike ?', [col, String(f.value)]); break;
+    case 'NOT LIKE': if (isText(r.field)) qb.whereNot(col, 'ilike', String(f.value)); else qb.whereRaw('not (??::text ilike ?)', [col, String(f.value)]); break;
     case 'IN': qb.whereIn(col, (f.value as unknown[]).map(v) as Knex.Value[]); break;
     case 'NOT IN': qb.whereNotIn(col, (f.value as unknown[]).map(v) as Knex.Value[]); break;
     case 'BETWEEN': qb.whereBetween(col, (f.value as unknown[]).map(v) as [Knex.Value, Knex.Value]); break;
