@@ -38,6 +38,18 @@ describe('api3 fuzz: arbitrary params never reach SQL unbound nor give internal 
     expect(await e.call('Contact', 'getcount', {})).to.equal(1);
   });
 
+  it('every generic action on every entity (writes rolled back)', async function () {
+    this.timeout(120000);
+    const actions = fc.constantFrom('get', 'getsingle', 'getvalue', 'getcount', 'create', 'delete', 'replace', 'validate', 'getrefcount', 'getlist',
+      'getoptions', 'getfields', 'getactions', 'getunique', 'setvalue', 'update');
+    const entities = fc.constantFrom('Contact', 'Email', 'Phone', 'Address', 'Website', 'LocationType', 'OptionGroup', 'OptionValue');
+    const extra = fc.dictionary(fc.constantFrom('field', 'value', 'action', 'values', 'input', 'page_num', 'label_field', 'search_field', 'id', 'name', 'api_action', 'skip_undelete'),
+      fc.oneof(scalar, fc.array(fc.dictionary(keys, scalar, { maxKeys: 2 }), { maxLength: 2 })), { maxKeys: 3 });
+    await fc.assert(fc.asyncProperty(entities, actions, params, extra,
+      async (entity, action, p, x) => safe(entity, action, { ...p, ...x, options: { force_rollback: 1 } })), { numRuns: 200 });
+    expect(await e.call('Contact', 'getcount', { showAll: 'all' })).to.equal(1);
+  });
+
   it('Contact.create / Email.create with force_rollback', async function () {
     this.timeout(120000);
     await fc.assert(fc.asyncProperty(params, fc.constantFrom('Contact', 'Email'),
