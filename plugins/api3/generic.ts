@@ -154,11 +154,21 @@ class Generic {
   private async checkJoins(e: CompiledEntity, query: ReturnType<typeof buildQuery>, ctx: ActionContext): Promise<void> {
     const paths = [...(query.select ?? []), ...(query.sort ?? []).map((s) => s.path), ...(query.where ?? []).flatMap((w) => ('or' in w ? w.or.map((f) => f.path) : [w.path]))];
     if (!paths.some((p) => p.includes('.'))) return;
-    const joined = this.store.plan(e, query);
-    for (const j of joined) {
-      if (j.entity === e.name) continue; // the caller may already get this entity
-      if (!(await ctx.scope.cradle.kernel.can(j.entity, 'get', ctx.principal))) {
-        throw new KernelError('E_FORBIDDEN', `Authorization failed to join onto ${j.entity} api in parameter ${j.path}`, { details: { error_code: 'unauthorized' } });
+    const checked = new Set<string>([e.name]); // the caller may already get the root entity
+    for (const path of paths) {
+      const parts = path.split('.');
+      let cur = e;
+      for (let i = 0; i < parts.length - 1 && i < 4; i++) {
+        const f = cur.lookup.get(parts[i]);
+        const next = f?.fk ? this.registry.find(f.fk) : undefined;
+        if (!next) break; // the store reports unknown paths
+        if (!checked.has(next.name)) {
+          if (!(await ctx.scope.cradle.kernel.can(next.name, 'get', ctx.principal))) {
+            throw new KernelError('E_FORBIDDEN', `Authorization failed to join onto ${next.name} api in parameter ${parts.slice(0, i + 1).join('.')}`, { details: { error_code: 'unauthorized' } });
+          }
+          checked.add(next.name);
+        }
+        cur = next;
       }
     }
   }

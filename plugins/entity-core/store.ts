@@ -87,11 +87,6 @@ class Planner {
     return { ref: `${alias}.${field.column ?? field.name}`, field };
   }
 
-  /** The entities joined through FK paths (for join permission checks). */
-  joinedEntities(): Array<{ path: string; entity: string }> {
-    return [...this.joins.entries()].map(([path, j]) => ({ path, entity: j.entity.name }));
-  }
-
   apply(qb: Knex.QueryBuilder, rootIdRef = 't.id'): void {
     for (const j of this.joins.values()) {
       const on = (jb: Knex.JoinClause) => jb.on(`${j.alias}.id`, '=', `${j.from}.${j.column}`);
@@ -159,13 +154,6 @@ export class EntityStore {
   async rowAccess(entity: CompiledEntity, operation: 'view' | 'edit' | 'delete' | 'create', principal: Principal): Promise<RowAccess> {
     if (!entity.ownerField || principal.attributes?.[TRUSTED]) return 'all';
     return (await this.access({ entity: entity.name, operation, principal })) ?? 'all';
-  }
-
-  /** Validates a query's paths without running it (joins entities for permission checks). */
-  plan(entity: CompiledEntity, q: Query): Array<{ path: string; entity: string }> {
-    const p = new Planner(this.registry, entity);
-    this.build(p, q);
-    return p.joinedEntities();
   }
 
   private build(p: Planner, q: Query) {
