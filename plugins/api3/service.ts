@@ -178,7 +178,7 @@ export function createApi3Service(kernel: Kernel): Api3Service {
     let retList: string[] | undefined;
     if (typeof ret === 'string') retList = ret.replace(/\s/g, '').split(',').filter(Boolean);
     else if (Array.isArray(ret)) retList = ret.map(String);
-    const addedKey = retList && !retList.includes(key) && !retList.includes(field.name);
+    const addedKey = retList && field.name !== 'id' && !retList.includes(key) && !retList.includes(field.name);
     const options = { ...(typeof first.options === 'object' && first.options ? (first.options as object) : {}), limit: 0, offset: 0 };
     const batchParams: Record<string, unknown> = { ...first, [key]: { IN: [...new Set(vals)] }, sequential: 1, options };
     delete batchParams.rowCount;

@@ -44,6 +44,17 @@ describe('api3 chaining (§3.5)', () => {
     expect(limited.values[String(bob)]['api.Email.get'].count).to.equal(1);
   });
 
+  it('batches a chain keyed by the child id (Email → Contact) and keeps id in the output', async () => {
+    let r: any;
+    const n = await e.countQueries(async () => {
+      r = await e.call('Email', 'get', { contact_id: { IN: [ann, bob] }, sequential: 1, options: { sort: 'email' }, return: 'email,contact_id', 'api.Contact.get': { return: 'first_name' } });
+    });
+    expect(r.values.map((v: any) => v['api.Contact.get'].values[0])).to.deep.equal([
+      { first_name: 'Ann', id: String(ann) }, { first_name: 'Bob', id: String(bob) }, { first_name: 'Bob', id: String(bob) },
+    ]);
+    expect(n).to.be.at.most(4); // BEGIN, emails, contacts (one query for all), COMMIT
+  });
+
   it('substitutes $value.<field>, including the operator form and earlier chain results', async () => {
     const r = await e.call('Email', 'get', {
       contact_id: ann, sequential: 1, return: 'contact_id,email',
