@@ -184,7 +184,7 @@ export default definePlugin(({ services }) => {
     };
   }
 
-  entities.define(Email, blockLifecycle('crm_email', {
+  const email = blockLifecycle('crm_email', {
     primary: true,
     locationDefault: true,
     normalise: (v) => {
@@ -198,7 +198,15 @@ export default definePlugin(({ services }) => {
         await sc.db('crm_contact').where('id', row.contact_id as number).update({ display_name: row.email, sort_name: row.email });
       }
     },
-  }));
+  });
+  entities.define(Email, {
+    ...email,
+    // is_bulkmail is one per contact.
+    async afterSave(row, sc) {
+      await email.afterSave(row, sc);
+      if (row.is_bulkmail) await sc.db('crm_email').where('contact_id', row.contact_id as number).whereNot('id', row.id as number).update({ is_bulkmail: false });
+    },
+  });
   entities.define(Phone, blockLifecycle('crm_phone', {
     primary: true,
     locationDefault: true,

@@ -5,10 +5,22 @@ import { LocationType, OptionGroup, OptionValue } from './entities';
 export default definePlugin(({ services }) => {
   const entities = services.resolve<EntityRegistry>('entities');
   const invalidate = { afterSave: () => entities.invalidateOptions(), beforeDelete: () => { entities.invalidateOptions(); } };
-  entities.define(LocationType, invalidate);
+  // One default location type: setting is_default clears it elsewhere.
+  entities.define(LocationType, {
+    ...invalidate,
+    async afterSave(row, { db }) {
+      entities.invalidateOptions();
+      if (row.is_default) await db('crm_location_type').whereNot('id', row.id as number).update({ is_default: false });
+    },
+  });
   entities.define(OptionGroup, invalidate);
   entities.define(OptionValue, {
     ...invalidate,
+    // One default per option group.
+    async afterSave(row, { db }) {
+      entities.invalidateOptions();
+      if (row.is_default) await db('crm_option_value').where('option_group_id', row.option_group_id as number).whereNot('id', row.id as number).update({ is_default: false });
+    },
     // `value` and `weight` default to the next free number in the group (CRM/Core/BAO/OptionValue.php).
     async beforeSave(values, { db, existing }) {
       if (existing) return;

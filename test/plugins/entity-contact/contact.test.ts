@@ -142,6 +142,12 @@ describe('entity-contact', () => {
       expect(await prim()).to.deep.equal(['a@example.org']);
       expect((await e.call('Contact', 'getsingle', { id: c.id, return: 'email' })).email).to.equal('a@example.org');
     });
+    it('is_bulkmail is kept on one email per contact', async () => {
+      const c = await one({ contact_type: 'Individual', first_name: 'Bulk' });
+      const a = await e.call('Email', 'create', { contact_id: c.id, email: 'a@bulk.org', is_bulkmail: 1 });
+      await e.call('Email', 'create', { contact_id: c.id, email: 'b@bulk.org', is_bulkmail: 1 });
+      expect(await e.call('Email', 'getvalue', { id: a.id, return: 'is_bulkmail' })).to.equal('0');
+    });
     it('the only row cannot be made non-primary; phones get phone_numeric; addresses default the location type', async () => {
       const c = await one({ contact_type: 'Individual', first_name: 'Q' });
       const p = await e.call('Phone', 'create', { contact_id: c.id, phone: '+44 (20) 7946-0000', is_primary: 0 });

@@ -36,6 +36,17 @@ describe('entity-option', () => {
     expect((await e.fail('OptionValue', 'create', { option_group_id: 'no_such_group', label: 'x' })).message).to.equal("'no_such_group' is not a valid option for field option_group_id");
   });
 
+  it('one default location type, one default value per option group', async () => {
+    const lt = await e.call('LocationType', 'create', { name: 'Cabin', display_name: 'Cabin', is_default: 1 });
+    const defaults = await e.call('LocationType', 'get', { is_default: 1, sequential: 1, return: 'name' });
+    expect(defaults.values.map((v: any) => v.name)).to.deep.equal(['Cabin']);
+    const a = await e.call('OptionValue', 'create', { option_group_id: 'website_type', label: 'Mastodon', is_default: 1 });
+    await e.call('OptionValue', 'create', { option_group_id: 'website_type', label: 'Bluesky', is_default: 1 });
+    expect((await e.call('OptionValue', 'getvalue', { id: a.id, return: 'is_default' }))).to.equal('0');
+    await e.call('LocationType', 'create', { id: 1, is_default: 1 });
+    await e.call('LocationType', 'delete', { id: lt.id });
+  });
+
   it('LocationType.getoptions lists display names', async () => {
     expect((await e.call('Address', 'getoptions', { field: 'location_type_id' })).values).to.deep.equal({ 1: 'Home', 2: 'Work', 3: 'Main', 4: 'Other', 5: 'Billing' });
   });
