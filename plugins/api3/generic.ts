@@ -5,7 +5,7 @@
  */
 import { KernelError, type ActionContext, type ActionRegistrar, type Permission } from '../../kernel';
 import type { CompiledEntity, EntityRegistry, FieldDef, SaveContext } from '../entity-core';
-import type { EntityStore } from '../entity-core/store';
+import type { Condition, EntityStore } from '../entity-core/store';
 import { envelope, scalarEnvelope, stringifyLeaves } from './envelope';
 import { api3Error, invalid, mandatoryMissing, returnedError } from './errors';
 import { buildQuery, coerceValue, optionValue, parseFilters, parseOptions, resolvePath, truthy, type FilterContext, type GetOptions } from './params';
@@ -86,9 +86,10 @@ class Generic {
   // ---------------------------------------------------------------- reads
 
   /** Runs a get and returns wire-form records plus the parsed options. */
-  async select(e: CompiledEntity, params: Params, ctx: ActionContext, over: Partial<GetOptions> = {}): Promise<{ rows: Row[]; o: GetOptions }> {
+  /** Options and conditions of a read: entity beforeGet taps, filters, then get defaults (e.g. Contact's trash). */
+  private async conditions(e: CompiledEntity, params: Params, ctx: ActionContext, over: Partial<GetOptions> = {}): Promise<{ o: GetOptions; where: Condition[] }> {
     let p = params;
-    const extra = [];
+    const extra: Condition[] = [];
     for (const l of e.lifecycle) {
       const r = l.beforeGet?.(p, { principal: ctx.principal });
       if (r?.params) p = r.params;
@@ -101,6 +102,11 @@ class Generic {
         where.push({ path: f.name, op: '=', value: f.getDefault });
       }
     }
+    return { o, where };
+  }
+
+  async select(e: CompiledEntity, params: Params, ctx: ActionContext, over: Partial<GetOptions> = {}): Promise<{ rows: Row[]; o: GetOptions }> {
+    const { o, where } = await this.conditions(e, params, ctx, over);
     // Return list: known fields/paths only (unknown ones are dropped, as with check_permissions).
     const perms = ctx.principal.permissions;
     const mayRead = (f: FieldDef) => !f.secret || perms.has('*') || f.secret.some((x) => perms.has(x));
@@ -193,25 +199,14 @@ class Generic {
     const ret = typeof p.return === 'string' ? p.return.trim() : Array.isArray(p.return) && p.return.length === 1 ? String(p.return[0]) : '';
     if (!ret || ret.includes(',')) throw returnedError('missing param return=field you want to read the value of', { error_type: 'mandatory_missing', missing_param: 'return' });
     const rec = await this.getsingle(e, { ...p, return: ret }, ctx);
-    const r = resolvePath(this.registry, e, ret);
+    const r = resolvePath(this.registry, e, ret, 'name');
     const key = r && !ret.includes('.') ? (e.uniqueNamesOnGet && r.field.uniqueName ? r.field.uniqueName : r.field.name) : ret;
     if (!(key in rec)) throw returnedError(`field ${ret} unset or not existing`, { invalid_field: ret });
     return rec[key];
   }
 
   async getcount(e: CompiledEntity, p: Params, ctx: ActionContext): Promise<number> {
-    let params = p;
-    const extra = [];
-    for (const l of e.lifecycle) {
-      const r = l.beforeGet?.(params, { principal: ctx.principal });
-      if (r?.params) params = r.params;
-      if (r?.where) extra.push(...r.where);
-    }
-    const o = parseOptions(e, params, this.registry);
-    const where = [...(await parseFilters(this.fc(ctx), e, params, o.or)), ...extra];
-    for (const f of e.fields) {
-      if (f.getDefault !== undefined && ![f.name, f.uniqueName, ...(f.aliases ?? [])].some((k) => k && params[k] !== undefined)) where.push({ path: f.name, op: '=', value: f.getDefault });
-    }
+    const { where } = await this.conditions(e, p, ctx);
     const q = { where };
     await this.checkJoins(e, q, ctx);
     return this.store.count(ctx.db, e, q, ctx.principal);

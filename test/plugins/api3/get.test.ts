@@ -182,6 +182,8 @@ describe('api3 get family: actions, options, operators, joins', () => {
     });
     it('getvalue returns a scalar; errors for missing return and unset fields', async () => {
       expect(await e.call('Contact', 'getvalue', { id: ids.bob, return: 'last_name' })).to.equal('Baker');
+      expect(await e.call('Contact', 'getvalue', { id: ids.bob, return: 'gender' })).to.equal('Male');
+      expect(await e.call('Contact', 'getvalue', { id: ids.bob, return: 'contact_is_deleted' })).to.equal('0');
       const missing = await e.fail('Contact', 'getvalue', { id: ids.bob });
       expect(missing.message).to.equal('missing param return=field you want to read the value of');
       expect(missing.details).to.include({ error_type: 'mandatory_missing', missing_param: 'return' });
