@@ -1,0 +1,40 @@
+/**
+ * The reference's spellings, off by default. Routes are the rest-api3 handlers mounted at CiviCRM's
+ * paths (skipping any path rest-api3 already serves, e.g. an externPrefix set to CiviCRM's), and the
+ * `compatCivicrm` service tells auth plugins which headers and permission names to accept.
+ */
+import { definePlugin, httpRoutes } from '../../kernel';
+import { makeRoutes, type RestApi3Binding } from '../rest-api3/routes';
+import type { CompatCivicrm } from './types';
+
+export const CIVICRM_PATHS = {
+  ajax: '/civicrm/ajax/rest',
+  extern: '/sites/all/modules/civicrm/extern/rest.php',
+  wp: '/wp-json/civicrm/v3/rest',
+} as const;
+
+export const COMPAT: CompatCivicrm = Object.freeze({
+  authHeaders: Object.freeze(['x-civi-auth']),
+  siteKeyHeaders: Object.freeze(['x-civi-key']),
+  permissionAliases: Object.freeze({
+    'administer CiviCRM': 'administer CRM',
+    'administer CiviCRM data': 'administer CRM data',
+    'administer CiviCRM system': 'administer CRM system',
+    'access CiviCRM': 'access CRM',
+    'access CiviCRM backend and API': 'access CRM',
+  }),
+});
+
+export default definePlugin(({ hooks, services, serviceConfig }) => {
+  services.value('compatCivicrm', COMPAT);
+  const own = (serviceConfig.pluginConfig['rest-api3'] ?? {}) as { externPrefix?: string };
+  const neutralExtern = `${(own.externPrefix ?? '/crm').replace(/\/+$/, '')}/extern/rest.php`;
+  hooks.tap(httpRoutes, () => {
+    const binding = services.resolve<RestApi3Binding>('restApi3');
+    return makeRoutes(binding, {
+      ajax: [CIVICRM_PATHS.ajax],
+      extern: CIVICRM_PATHS.extern === neutralExtern ? [] : [CIVICRM_PATHS.extern],
+      wp: [CIVICRM_PATHS.wp],
+    });
+  });
+});

@@ -1,0 +1,3 @@
+export * from './types';
+export * from './hooks';
+export { EntityRegistry, type OptionItem, type OptionGroupSource } from './registry';

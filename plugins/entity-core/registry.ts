@@ -1,0 +1,96 @@
+/** The entity metadata registry (`entities` service). Entity plugins declare; everyone else reads. */
+import type { Knex } from 'knex';
+import { KernelError } from '../../kernel';
+import type { CompiledEntity, EntityDef, EntityLifecycle, FieldDef } from './types';
+
+export interface OptionItem {
+  value: string;
+  name: string;
+  label: string;
+}
+
+/** Loads the options of an option group (entity-option provides it). */
+export type OptionGroupSource = (db: Knex, group: string) => Promise<OptionItem[]>;
+
+export class EntityRegistry {
+  private readonly map = new Map<string, CompiledEntity>();
+  private sealed = false;
+  private groupSource: OptionGroupSource | undefined;
+  private cache = new Map<string, OptionItem[]>();
+
+  /** entity-option registers where option groups live. */
+  setOptionGroupSource(fn: OptionGroupSource): void {
+    this.groupSource = fn;
+  }
+
+  /** Forget cached options (after an option write). */
+  invalidateOptions(): void {
+    this.cache.clear();
+  }
+
+  /** The options of a pseudoconstant field, or undefined when it has none. */
+  async optionsFor(db: Knex, field: FieldDef): Promise<OptionItem[] | undefined> {
+    if (field.options) return Object.entries(field.options).map(([value, label]) => ({ value, name: label, label }));
+    const key = field.optionGroup ? `g:${field.optionGroup}` : field.pseudoEntity ? `e:${field.pseudoEntity.entity}` : undefined;
+    if (!key) return undefined;
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    let items: OptionItem[] = [];
+    if (field.optionGroup) items = this.groupSource ? await this.groupSource(db, field.optionGroup) : [];
+    else if (field.pseudoEntity) {
+      const pe = field.pseudoEntity;
+      const target = this.get(pe.entity);
+      const label = target.byName.get(pe.labelField)!;
+      const name = target.byName.get(pe.nameField ?? 'name') ?? label;
+      const rows = (await db(target.table).select({ id: 'id', label: label.column ?? label.name, name: name.column ?? name.name }).orderBy('id')) as Array<{ id: number; label: string; name: string }>;
+      items = rows.map((r) => ({ value: String(r.id), name: r.name, label: r.label }));
+    }
+    this.cache.set(key, items);
+    return items;
+  }
+
+  define(def: EntityDef, lifecycle: EntityLifecycle = {}): void {
+    if (this.sealed) throw new KernelError('E_REGISTRY_SEALED', `Entity ${def.name} declared after boot`);
+    if (this.map.has(def.name)) throw new KernelError('E_ACTION_DUPLICATE', `Entity ${def.name} is declared twice`);
+    if (!/^[a-z_][a-z0-9_]*$/.test(def.table)) throw new KernelError('E_MANIFEST_INVALID', `Entity ${def.name}: bad table name ${def.table}`);
+    const byName = new Map<string, FieldDef>();
+    const lookup = new Map<string, FieldDef>();
+    for (const f of def.fields) {
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(f.column ?? f.name)) throw new KernelError('E_MANIFEST_INVALID', `Entity ${def.name}: bad column ${f.column ?? f.name}`);
+      byName.set(f.name, f);
+    }
+    for (const f of def.fields) {
+      for (const k of [f.name, f.uniqueName, ...(f.aliases ?? [])]) if (k && !lookup.has(k)) lookup.set(k, f);
+    }
+    this.map.set(def.name, { ...def, byName, lookup, lifecycle: [lifecycle] });
+  }
+
+  /** Adds behaviour to an entity declared elsewhere (before/after save, before delete, before get). */
+  extend(entity: string, lifecycle: EntityLifecycle): void {
+    const e = this.get(entity);
+    (e.lifecycle as EntityLifecycle[]).push(lifecycle);
+  }
+
+  seal(): void {
+    this.sealed = true;
+  }
+
+  find(name: string): CompiledEntity | undefined {
+    return this.map.get(name);
+  }
+
+  get(name: string): CompiledEntity {
+    const e = this.map.get(name);
+    if (!e) throw new KernelError('E_ACTION_NOT_FOUND', `Unknown entity ${name}`);
+    return e;
+  }
+
+  names(): string[] {
+    return [...this.map.keys()].sort();
+  }
+
+  /** Resolves a key (name, unique name, alias) to a field, or undefined. */
+  fieldFor(entity: CompiledEntity, key: string): FieldDef | undefined {
+    return entity.lookup.get(key);
+  }
+}

@@ -1,0 +1,325 @@
+/**
+ * The metadata-driven SQL store. Identifiers (tables, columns, joins, operators, sort) come only from
+ * entity metadata and the operator whitelist; every value is a bound parameter.
+ */
+import type { Knex } from 'knex';
+import { KernelError, type Principal } from '../../kernel';
+import type { RowAccess } from './hooks';
+import type { EntityRegistry } from './registry';
+import type { CompiledEntity, FieldDef } from './types';
+
+export const OPERATORS = ['=', '<=', '>=', '>', '<', 'LIKE', '<>', '!=', 'NOT LIKE', 'IN', 'NOT IN', 'BETWEEN', 'NOT BETWEEN', 'IS NOT NULL', 'IS NULL'] as const;
+export type Operator = (typeof OPERATORS)[number];
+export const MAX_JOINS = 4;
+/** Principal attribute set on trusted in-process calls (check_permissions off): row access is not applied. */
+export const TRUSTED = 'entity-core.trusted';
+
+export interface Filter {
+  /** Field name, or a dotted FK path (`contact_id.display_name`). */
+  path: string;
+  op: Operator;
+  value?: unknown;
+}
+export type Condition = Filter | { or: Filter[] };
+
+export interface Query {
+  where?: Condition[];
+  /** Field names / dotted paths to return; default every stored field. */
+  select?: string[];
+  sort?: Array<{ path: string; dir: 'ASC' | 'DESC' }>;
+  /** 0 or undefined = no limit. */
+  limit?: number;
+  offset?: number;
+}
+
+export type AccessFn = (q: { entity: string; operation: 'view' | 'edit' | 'delete' | 'create'; principal: Principal }) => Promise<RowAccess | undefined>;
+
+interface Resolved {
+  /** SQL alias.column to use. */
+  ref: string;
+  field: FieldDef;
+}
+
+/** Plans joins for one query: alias per FK path, inner when a filter uses it. */
+class Planner {
+  private joins = new Map<string, { alias: string; entity: CompiledEntity; from: string; column: string; inner: boolean }>();
+  private related = new Map<string, { alias: string; entity: CompiledEntity; fk: string; where: Record<string, unknown> }>();
+  private n = 0;
+
+  constructor(private reg: EntityRegistry, readonly root: CompiledEntity) {}
+
+  resolve(path: string, use: 'filter' | 'select' | 'sort'): Resolved {
+    const parts = path.split('.');
+    if (parts.length - 1 > MAX_JOINS) {
+      throw new KernelError('E_FORBIDDEN', `Maximum number of joins exceeded in parameter ${path}`, { details: { error_code: 'unauthorized' } });
+    }
+    let entity = this.root;
+    let alias = 't';
+    let prefix = '';
+    for (let i = 0; i < parts.length - 1; i++) {
+      const f = entity.lookup.get(parts[i]);
+      if (!f || !f.fk) throw unknownField(path);
+      prefix = prefix ? `${prefix}.${f.name}` : f.name;
+      let j = this.joins.get(prefix);
+      if (!j) {
+        const target = this.reg.get(f.fk);
+        j = { alias: `j${++this.n}`, entity: target, from: alias, column: f.column ?? f.name, inner: false };
+        this.joins.set(prefix, j);
+      }
+      if (use === 'filter') j.inner = true;
+      entity = j.entity;
+      alias = j.alias;
+    }
+    const field = entity.lookup.get(parts[parts.length - 1]);
+    if (!field) throw unknownField(path);
+    if (field.related) {
+      const r = field.related;
+      const key = `${alias}|${r.entity}|${r.fk}|${JSON.stringify(r.where ?? {})}`;
+      let rel = this.related.get(key);
+      if (!rel) {
+        rel = { alias: `r${++this.n}`, entity: this.reg.get(r.entity), fk: r.fk, where: r.where ?? {} };
+        this.related.set(key, rel);
+      }
+      const target = rel.entity.byName.get(r.field)!;
+      return { ref: `${rel.alias}.${target.column ?? target.name}`, field };
+    }
+    if (field.labelOf || field.via) throw unknownField(path);
+    return { ref: `${alias}.${field.column ?? field.name}`, field };
+  }
+
+  apply(qb: Knex.QueryBuilder, rootIdRef = 't.id'): void {
+    for (const j of this.joins.values()) {
+      const on = (jb: Knex.JoinClause) => jb.on(`${j.alias}.id`, '=', `${j.from}.${j.column}`);
+      if (j.inner) qb.innerJoin(`${j.entity.table} as ${j.alias}`, on);
+      else qb.leftJoin(`${j.entity.table} as ${j.alias}`, on);
+    }
+    for (const r of this.related.values()) {
+      const fkCol = r.entity.byName.get(r.fk)!;
+      qb.leftJoin(`${r.entity.table} as ${r.alias}`, (jb) => {
+        jb.on(`${r.alias}.${fkCol.column ?? fkCol.name}`, '=', rootIdRef);
+        for (const [k, v] of Object.entries(r.where)) {
+          const f = r.entity.byName.get(k)!;
+          jb.andOnVal(`${r.alias}.${f.column ?? f.name}`, '=', toDbValue(f, v) as Knex.Value);
+        }
+      });
+    }
+  }
+}
+
+function unknownField(path: string): KernelError {
+  return new KernelError('E_INVALID_PARAMS', `Unknown field ${path}`, { details: { error_code: 0, error_field: path } });
+}
+
+const SQLSTATE = /^[0-9A-Z]{5}$/;
+
+/**
+ * Turns a database error into an API error without SQL text (knex puts the statement in the message).
+ * Unique violations → E_CONFLICT `DB Error: already exists`; other constraint failures →
+ * `DB Error: constraint violation`; anything else from the database → E_DATABASE.
+ */
+export function dbError(err: unknown): KernelError | undefined {
+  let e: unknown = err;
+  for (let i = 0; i < 4 && e; i++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && SQLSTATE.test(code)) {
+      const column = (e as { column?: string }).column;
+      const constraint = (e as { constraint?: string }).constraint;
+      if (code === '23505') return new KernelError('E_CONFLICT', 'DB Error: already exists', { details: { error_code: 'already exists' }, cause: e });
+      if (code.startsWith('23')) {
+        const field = column ?? constraint;
+        return new KernelError('E_CONFLICT', code === '23502' && column
+          ? `DB Constraint Violation - ${column} should possibly be marked as mandatory`
+          : 'DB Error: constraint violation', { details: { error_code: 'constraint violation', ...(field ? { field } : {}) }, cause: e });
+      }
+      if (code.startsWith('22')) return new KernelError('E_INVALID_PARAMS', 'DB Error: invalid value', { details: { error_code: 'invalid value' }, cause: e });
+      return new KernelError('E_DATABASE', 'DB Error: unknown error', { details: { error_code: 'database' }, cause: e });
+    }
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+async function guarded<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw dbError(err) ?? err;
+  }
+}
+
+export class EntityStore {
+  constructor(readonly registry: EntityRegistry, private readonly access: AccessFn) {}
+
+  /** The row-access answer for an entity with an owner field ('all' without one, or when nobody answers). */
+  async rowAccess(entity: CompiledEntity, operation: 'view' | 'edit' | 'delete' | 'create', principal: Principal): Promise<RowAccess> {
+    if (!entity.ownerField || principal.attributes?.[TRUSTED]) return 'all';
+    return (await this.access({ entity: entity.name, operation, principal })) ?? 'all';
+  }
+
+  private build(p: Planner, q: Query) {
+    const where = (q.where ?? []).map((c): { or?: Array<{ f: Filter; r: Resolved }>; f?: Filter; r?: Resolved } =>
+      ('or' in c ? { or: c.or.map((f) => ({ f, r: p.resolve(f.path, 'filter') })) } : { f: c, r: p.resolve(c.path, 'filter') }));
+    const paths = q.select ?? this.defaultSelect(p.root);
+    const cols = paths.filter((path) => !p.root.lookup.get(path)?.labelOf).map((path) => ({ path, r: p.resolve(path, 'select') }));
+    const sort = (q.sort ?? []).map((s) => ({ ...s, r: p.resolve(s.path, 'sort') }));
+    return { where, cols, sort };
+  }
+
+  defaultSelect(entity: CompiledEntity): string[] {
+    return entity.fields.filter((f) => !f.secret && !f.related && !f.labelOf && !f.via).map((f) => f.name);
+  }
+
+  private base(db: Knex, p: Planner, q: Query, built: ReturnType<EntityStore['build']>, access: RowAccess): Knex.QueryBuilder {
+    const qb = db(`${p.root.table} as t`);
+    p.apply(qb);
+    for (const w of built.where) {
+      if (w.or) {
+        const group = w.or;
+        qb.where((sub) => { for (const { f, r } of group) sub.orWhere((x) => applyFilter(x, r, f)); });
+      } else applyFilter(qb, w.r!, w.f!);
+    }
+    if (access === 'none') qb.whereRaw('false');
+    else if (access !== 'all') {
+      const owner = p.root.byName.get(p.root.ownerField!)!;
+      qb.whereIn(`t.${owner.column ?? owner.name}`, access.contactIds);
+    }
+    return qb;
+  }
+
+  async select(db: Knex, entity: CompiledEntity, q: Query, principal: Principal | null): Promise<Array<Record<string, unknown>>> {
+    const p = new Planner(this.registry, entity);
+    const built = this.build(p, q);
+    const access = principal ? await this.rowAccess(entity, 'view', principal) : 'all';
+    const qb = this.base(db, p, q, built, access);
+    const selects: Record<string, string> = {};
+    built.cols.forEach((c, i) => { selects[`c${i}`] = c.r.ref; });
+    qb.select(selects);
+    for (const s of built.sort) qb.orderBy(s.r.ref, s.dir.toLowerCase() as 'asc' | 'desc');
+    if (!built.sort.some((s) => s.r.ref === 't.id')) qb.orderBy('t.id', 'asc');
+    if (q.limit) qb.limit(q.limit);
+    if (q.offset) qb.offset(q.offset);
+    const rows = (await guarded(async () => qb)) as Array<Record<string, unknown>>;
+    return rows.map((row) => {
+      const out: Record<string, unknown> = {};
+      built.cols.forEach((c, i) => { out[c.path] = fromDb(c.r.field, row[`c${i}`]); });
+      return out;
+    });
+  }
+
+  async count(db: Knex, entity: CompiledEntity, q: Query, principal: Principal | null): Promise<number> {
+    const p = new Planner(this.registry, entity);
+    const built = this.build(p, { ...q, select: ['id'], sort: [] });
+    const access = principal ? await this.rowAccess(entity, 'view', principal) : 'all';
+    const qb = this.base(db, p, q, built, access);
+    const [row] = (await guarded(async () => qb.count({ n: '*' }))) as Array<{ n: string | number }>;
+    return Number(row.n);
+  }
+
+  /** The stored row by id (field names), without access checks. */
+  async byId(db: Knex, entity: CompiledEntity, id: number): Promise<Record<string, unknown> | null> {
+    const rows = await this.select(db, entity, { where: [{ path: 'id', op: '=', value: id }], limit: 1 }, null);
+    return rows[0] ?? null;
+  }
+
+  /** Checks the principal may write this row (by its owner field); throws `unauthorized`. */
+  async checkWrite(entity: CompiledEntity, operation: 'edit' | 'delete' | 'create', row: Record<string, unknown>, principal: Principal | null): Promise<void> {
+    if (!principal || !entity.ownerField) return;
+    const access = await this.rowAccess(entity, operation, principal);
+    if (access === 'all') return;
+    const owner = row[entity.ownerField];
+    const ok = access !== 'none' && (operation === 'create' && entity.ownerField === 'id' ? true : access.contactIds.includes(Number(owner)));
+    if (!ok) throw new KernelError('E_FORBIDDEN', 'Permission denied to modify contact record', { details: { error_code: 'unauthorized' } });
+  }
+
+  async insert(db: Knex, entity: CompiledEntity, values: Record<string, unknown>): Promise<number> {
+    const [row] = (await guarded(async () => db(entity.table).insert(toDb(entity, values)).returning('id'))) as Array<{ id: number }>;
+    return Number(row.id);
+  }
+
+  async update(db: Knex, entity: CompiledEntity, id: number, values: Record<string, unknown>): Promise<void> {
+    const data = toDb(entity, values);
+    delete data.id;
+    if (Object.keys(data).length) await guarded(async () => db(entity.table).where('id', id).update(data));
+  }
+
+  async remove(db: Knex, entity: CompiledEntity, id: number): Promise<number> {
+    return guarded(async () => db(entity.table).where('id', id).del());
+  }
+
+  /** Rows elsewhere that reference this record, per referencing table/column (getrefcount). */
+  async refCounts(db: Knex, entity: CompiledEntity, id: number): Promise<Array<{ name: string; type: string; table: string; key: string; count: number }>> {
+    const out: Array<{ name: string; type: string; table: string; key: string; count: number }> = [];
+    for (const name of this.registry.names()) {
+      const other = this.registry.get(name);
+      for (const f of other.fields.filter((x) => x.fk === entity.name && !x.related)) {
+        const col = f.column ?? f.name;
+        const [row] = (await db(other.table).where(col, id).count({ n: '*' })) as Array<{ n: string }>;
+        const count = Number(row.n);
+        if (count) out.push({ name: `sql:${other.table}:${col}`, type: 'Basic', table: other.table, key: col, count });
+      }
+    }
+    return out;
+  }
+}
+
+const isText = (f: FieldDef) => f.type === 'String' || f.type === 'Text' || f.type === 'Email' || f.type === 'Url';
+
+function applyFilter(qb: Knex.QueryBuilder, r: Resolved, f: Filter): void {
+  const col = r.ref;
+  const v = (x: unknown) => toDbValue(r.field, x);
+  if (r.field.serialize && (f.op === '=' || f.op === 'LIKE')) {
+    qb.where(col, 'like', `%\x01${String(f.value)}\x01%`);
+    return;
+  }
+  switch (f.op) {
+    case '=': qb.where(col, '=', v(f.value) as Knex.Value); break;
+    case '!=': case '<>': qb.where(col, '<>', v(f.value) as Knex.Value); break;
+    case '>': case '>=': case '<': case '<=': qb.where(col, f.op, v(f.value) as Knex.Value); break;
+    // The reference runs on MySQL, whose LIKE ignores case: so does ours.
+    // Non-text columns are compared as text (MySQL does that implicitly).
+    case 'LIKE': if (isText(r.field)) qb.where(col, 'ilike', String(f.value)); else qb.whereRaw('??::text ilike ?', [col, String(f.value)]); break;
+    case 'NOT LIKE': if (isText(r.field)) qb.whereNot(col, 'ilike', String(f.value)); else qb.whereRaw('not (??::text ilike ?)', [col, String(f.value)]); break;
+    case 'IN': qb.whereIn(col, (f.value as unknown[]).map(v) as Knex.Value[]); break;
+    case 'NOT IN': qb.whereNotIn(col, (f.value as unknown[]).map(v) as Knex.Value[]); break;
+    case 'BETWEEN': qb.whereBetween(col, (f.value as unknown[]).map(v) as [Knex.Value, Knex.Value]); break;
+    case 'NOT BETWEEN': qb.whereNotBetween(col, (f.value as unknown[]).map(v) as [Knex.Value, Knex.Value]); break;
+    case 'IS NULL': qb.whereNull(col); break;
+    case 'IS NOT NULL': qb.whereNotNull(col); break;
+  }
+}
+
+/** One value as the DB takes it (after the generic layer validated it). */
+export function toDbValue(field: FieldDef, value: unknown): unknown {
+  if (value === null || value === undefined || value === '') return field.type === 'String' || field.type === 'Text' || field.type === 'Email' || field.type === 'Url' ? (value ?? null) : null;
+  if (field.serialize) {
+    const list = Array.isArray(value) ? value : String(value).split(/[,\x01]/).filter(Boolean);
+    return list.length ? `\x01${list.join('\x01')}\x01` : null;
+  }
+  if (field.type === 'Boolean') return value === true || value === 1 || value === '1' || value === 'true';
+  if (field.type === 'Int') return Number(value);
+  return value;
+}
+
+function toDb(entity: CompiledEntity, values: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, val] of Object.entries(values)) {
+    const f = entity.byName.get(k);
+    if (!f || f.related || f.labelOf || f.via) continue;
+    out[f.column ?? f.name] = toDbValue(f, val);
+  }
+  return out;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** A DB value as the API shows it (before the envelope turns leaves into strings). */
+export function fromDb(field: FieldDef, v: unknown): unknown {
+  if (v === null || v === undefined) return null;
+  if (field.serialize && typeof v === 'string') return v.split('\x01').filter(Boolean);
+  if (v instanceof Date) {
+    const d = `${v.getFullYear()}-${pad(v.getMonth() + 1)}-${pad(v.getDate())}`;
+    return field.type === 'Date' ? d : `${d} ${pad(v.getHours())}:${pad(v.getMinutes())}:${pad(v.getSeconds())}`;
+  }
+  if (field.type === 'Boolean') return v === true || v === 1 || v === '1' || v === 't' ? 1 : 0;
+  return v;
+}

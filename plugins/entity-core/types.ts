@@ -1,0 +1,107 @@
+/** Entity declarations: data the store, the generic APIv3 actions and (later) APIv4 work from. */
+import type { Knex } from 'knex';
+import type { Permission, Principal } from '../../kernel';
+
+export type FieldType = 'Int' | 'String' | 'Text' | 'Boolean' | 'Date' | 'Timestamp' | 'Float' | 'Money' | 'Email' | 'Url';
+
+export interface FieldDef {
+  name: string;
+  type: FieldType;
+  title: string;
+  description?: string;
+  /** DB column; defaults to `name`. */
+  column?: string;
+  /** NOT NULL in the DB. */
+  required?: boolean;
+  /** Required on create (APIv3 `api.required`) when no id is given. */
+  apiRequired?: boolean;
+  /** Applied on create when absent (APIv3 `api.default`). */
+  apiDefault?: unknown;
+  /** Default applied to get filters when absent (e.g. Contact `is_deleted` 0). */
+  getDefault?: unknown;
+  /** Foreign key: the entity this field points at (by id). */
+  fk?: string;
+  /** Option-group pseudoconstant: values come from OptionValue rows of this group. */
+  optionGroup?: string;
+  /** Pseudoconstant over another entity's table (id → label). */
+  pseudoEntity?: { entity: string; labelField: string; nameField?: string };
+  /** Fixed options `{value: label}` for small enums. */
+  options?: Record<string, string>;
+  /** Multi-valued, stored as `\x01a\x01b\x01`. */
+  serialize?: boolean;
+  uniqueName?: string;
+  aliases?: string[];
+  maxlength?: number;
+  /** Not writable through the API (computed, or managed by hooks). */
+  readonly?: boolean;
+  /** A secret (api_key): never in default output; returned only to holders of one of these permissions. */
+  secret?: string[];
+  /**
+   * Read-only field taken from a related entity's row that points back here (Contact's primary
+   * `email`): LEFT JOIN <entity> ON <entity>.<fk> = this.id AND <where>.
+   */
+  related?: { entity: string; field: string; fk: string; where?: Record<string, unknown> };
+  /** Read-only label of another field's option value (`gender` → label of `gender_id`). */
+  labelOf?: string;
+  /** Read-only value reached through an FK path (`current_employer` = `employer_id.organization_name`). */
+  via?: string;
+}
+
+export interface IndexDef {
+  name: string;
+  fields: string[];
+  unique?: boolean;
+}
+
+/** Per-entity permission map (§6.2); keys: get, create, update, delete, default, meta, or an action name. */
+export type PermissionMap = Partial<Record<string, Permission>>;
+
+export interface SaveContext {
+  db: Knex;
+  principal: Principal;
+  /** Params as the caller sent them (after alias mapping). */
+  params: Record<string, unknown>;
+  /** The stored row before an update (column names), or null on create. */
+  existing: Record<string, unknown> | null;
+  /** Runs another APIv3 call in the same transaction (trusted: no permission check). */
+  call(entity: string, action: string, params: Record<string, unknown>): Promise<unknown>;
+}
+
+export interface EntityLifecycle {
+  /** Validates and completes the values about to be written (field names); may throw. Returns the values. */
+  beforeSave?(values: Record<string, unknown>, ctx: SaveContext): Promise<Record<string, unknown> | void> | Record<string, unknown> | void;
+  afterSave?(row: Record<string, unknown>, ctx: SaveContext): Promise<void> | void;
+  /** May throw to refuse; may return 'handled' when it did the delete itself (e.g. trash). */
+  beforeDelete?(row: Record<string, unknown>, ctx: SaveContext): Promise<'handled' | void> | 'handled' | void;
+  /**
+   * Adjusts get params before the query is built (Contact's trash default, name search): may return
+   * new params and extra conditions (paths from metadata only).
+   */
+  beforeGet?(params: Record<string, unknown>, ctx: { principal: Principal }): { params?: Record<string, unknown>; where?: import('./store').Condition[] } | void;
+}
+
+export interface EntityDef {
+  name: string;
+  table: string;
+  fields: FieldDef[];
+  indexes?: IndexDef[];
+  permissions?: PermissionMap;
+  /** The field holding the owning contact's id, for row access (`id` on Contact, `contact_id` on Email…). */
+  ownerField?: string;
+  /** Field used as label by getlist / pseudoconstants (`sort_name`, `label`, `title`, `name`). */
+  labelField?: string;
+  /** How get renders NULL columns: omitted (DAO style, default) or `""` (Contact's query object). */
+  nulls?: 'omit' | 'empty';
+  /** Fields returned by get when no `return` is given; default all non-secret fields. */
+  defaultReturn?: string[];
+  description?: string;
+  /** get output keys use unique names (`contact_is_deleted`), as the query-object entities do. */
+  uniqueNamesOnGet?: boolean;
+}
+
+export interface CompiledEntity extends EntityDef {
+  readonly byName: ReadonlyMap<string, FieldDef>;
+  /** name, unique name and aliases → field. */
+  readonly lookup: ReadonlyMap<string, FieldDef>;
+  readonly lifecycle: EntityLifecycle[];
+}

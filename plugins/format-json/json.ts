@@ -1,0 +1,9 @@
+/**
+ * JSON as PHP's `json_encode` writes it for APIv3 (unescaped slashes and Unicode; U+2028/2029 still
+ * escaped, as PHP does without JSON_UNESCAPED_LINE_TERMINATORS). `prettyprint` indents 4 spaces,
+ * which is PHP's JSON_PRETTY_PRINT layout.
+ */
+export function renderJson(value: unknown, opts: { prettyprint?: unknown } = {}): string {
+  const text = JSON.stringify(value === undefined ? null : value, null, opts.prettyprint ? 4 : undefined);
+  return text.replace(/[\u2028\u2029]/g, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029'));
+}

@@ -1,0 +1,264 @@
+/**
+ * The three APIv3 REST end-points as route definitions. `makeRoutes` is exported so `compat-civicrm`
+ * can mount the same handlers under the reference's spellings.
+ */
+import type { AwilixContainer } from 'awilix';
+import type { Context } from 'koa';
+import type { Logger } from 'pino';
+import { holds, isKernelError, normaliseAction, normaliseEntity, type Cradle, type KernelError, type Principal, type Renderer, type RouteDefinition } from '../../kernel';
+import type { Api3Service } from '../api3/types';
+import { createError, errorEnvelope, normaliseCore, normaliseWp, restError } from './envelope';
+import { phpEmpty } from './php-params';
+import { buildParams, buildWpParams, decodeJson, readRequest, stringParam, wantsJson } from './request';
+
+type Obj = Record<string, unknown>;
+
+export interface RestApi3Options {
+  /** Enforce the X-Requested-With guard on the ajax route (the reference skips it in debug mode). */
+  csrfGuard: boolean;
+  /** Prefix of the legacy `<prefix>/extern/rest.php` end-point. */
+  externPrefix: string;
+}
+
+/** What the handlers share: options and the output formats collected at ready. */
+export interface RestApi3Binding {
+  readonly options: RestApi3Options;
+  readonly renderers: Map<string, Renderer>;
+  readonly log: Logger;
+}
+
+export type Endpoint = 'ajax' | 'extern' | 'wp';
+
+/** Auth methods per end-point (reference §1.1 compatibility table). */
+export const ENDPOINT_AUTH: Record<Endpoint, string[]> = {
+  ajax: ['authx', 'legacy-keys', 'session'],
+  extern: ['legacy-keys'],
+  wp: ['legacy-keys'],
+};
+
+/** Flows that are CSRF-resistant (reference §5.3). */
+const CSRF_SAFE_FLOWS = new Set(['param', 'xheader', 'legacyrest']);
+const MENU_PERMISSION = { anyOf: ['access CRM', 'access AJAX API'] };
+const Q_NAMESPACES = new Set(['civicrm', 'crm']);
+
+export const MESSAGES = {
+  missing: 'missing mandatory params "entity=" or "action="',
+  decode: '{"is_error":1,"0":"error_message","1":"Unable to decode supplied JSON."}',
+  csrf: 'SECURITY ALERT: Ajax requests can only be issued by javascript clients, eg. CRM.api3().',
+  destructiveGet: 'SECURITY: All requests that modify the database must be http POST, not GET.',
+  malformed: 'ERROR: Malformed REST path',
+  noKey: 'Failed to authenticate key',
+  xmlDisabled: 'XML output is not enabled on this server. Send json=1 (or json={…params…}) to get JSON.',
+  menu: 'You do not have permission to access this resource (requires access CRM or access AJAX API).',
+};
+
+interface Format {
+  json: boolean;
+  pretty: boolean;
+  flavour: 'core' | 'wp';
+}
+
+/** Builds the route definitions for the given paths of each end-point. */
+export function makeRoutes(binding: RestApi3Binding, paths: Partial<Record<Endpoint, string[]>>): RouteDefinition[] {
+  const routes: RouteDefinition[] = [];
+  const add = (name: Endpoint, handler: RouteDefinition['handler']) => {
+    const p = paths[name];
+    if (!p?.length) return;
+    routes.push({ name, methods: ['GET', 'POST'], path: p, auth: ENDPOINT_AUTH[name], handler, renderError: (err, ctx) => renderError(binding, name, err, ctx) });
+  };
+  add('ajax', (ctx, scope) => handleCore(binding, 'ajax', ctx, scope));
+  add('extern', (ctx, scope) => handleCore(binding, 'extern', ctx, scope));
+  add('wp', (ctx, scope) => handleWp(binding, ctx, scope));
+  return routes;
+}
+
+function formatOf(ctx: Context, endpoint: Endpoint): Format {
+  const { merged } = readRequest(ctx, { jsonBody: endpoint === 'wp' });
+  const flavour = endpoint === 'wp' ? 'wp' : 'core';
+  const pretty = flavour === 'core' && !phpEmpty(merged.prettyprint);
+  return { json: wantsJson(merged, flavour), pretty, flavour };
+}
+
+function send(binding: RestApi3Binding, ctx: Context, value: unknown, fmt: Format, status = 200): void {
+  if (!fmt.json) {
+    const xml = binding.renderers.get('xml');
+    if (xml) {
+      ctx.status = status;
+      ctx.type = xml.mediaType;
+      ctx.body = xml.render(value, { flavour: fmt.flavour });
+      return;
+    }
+    return sendXmlDisabled(binding, ctx);
+  }
+  ctx.status = status;
+  ctx.type = 'application/json';
+  const json = binding.renderers.get('json');
+  ctx.body = json ? json.render(value, { prettyprint: fmt.pretty }) : JSON.stringify(value);
+}
+
+/** XML asked for but the format-xml plugin is not enabled: a JSON envelope with HTTP 406. */
+function sendXmlDisabled(binding: RestApi3Binding, ctx: Context): void {
+  send(binding, ctx, { error_code: 'xml_not_enabled', is_error: 1, error_message: MESSAGES.xmlDisabled }, { json: true, pretty: false, flavour: 'core' }, 406);
+}
+
+function securityData(ctx: Context, reason: string): Obj {
+  return { IP: ctx.ip, level: 'security', referer: ctx.get('Referer') || null, reason };
+}
+
+function api3(scope: AwilixContainer<Cradle>): Api3Service {
+  return scope.resolve('api3') as Api3Service;
+}
+
+/** `CRM_Utils_REST::process`: force permission checks, default the version, guard GET, call the API. */
+async function process(ctx: Context, scope: AwilixContainer<Cradle>, principal: Principal, rawEntity: string, rawAction: string, params: Obj): Promise<unknown> {
+  const entity = rawEntity.replace(/[^A-Za-z0-9_]+/g, '_').slice(0, 63);
+  const action = rawAction.replace(/[^A-Za-z0-9_]+/g, '_').slice(0, 63);
+  const p: Obj = { ...params, check_permissions: true };
+  if (!('version' in p)) p.version = 3;
+  if ((ctx.method === 'GET' || ctx.method === 'HEAD') && action.slice(0, 3).toLowerCase() !== 'get' && action !== 'check') {
+    return createError(MESSAGES.destructiveGet, securityData(ctx, 'Destructive HTTP GET'));
+  }
+  // Lets renderError lay out an API error with this call's entity and action.
+  ctx.state.api3Call = { entity: normaliseEntity(entity), action: normaliseAction(action) };
+  return api3(scope).call({ entity, action, params: p, principal, scope });
+}
+
+async function handleCore(binding: RestApi3Binding, endpoint: 'ajax' | 'extern', ctx: Context, scope: AwilixContainer<Cradle>): Promise<void> {
+  const { get, merged } = readRequest(ctx);
+  const fmt = formatOf(ctx, endpoint);
+  const principal = (ctx.state.principal ?? scope.cradle.principal) as Principal;
+  let entity = stringParam(merged.entity);
+  let action = stringParam(merged.action);
+
+  if (endpoint === 'extern') {
+    const q = qRoute(get.q);
+    if (q === 'ping') return send(binding, ctx, { is_error: 0, message: 'PONG: ' }, fmt);
+    if (q === 'malformed') return send(binding, ctx, restError(MESSAGES.malformed), fmt);
+    if (!fmt.json && !binding.renderers.has('xml')) return sendXmlDisabled(binding, ctx);
+    if (principal.via === 'anonymous') return send(binding, ctx, restError(MESSAGES.noKey), fmt);
+    if (q) [entity, action] = q;
+  } else {
+    if (!fmt.json && !binding.renderers.has('xml')) return sendXmlDisabled(binding, ctx);
+    if (!holds(MENU_PERMISSION, principal.permissions)) {
+      return send(binding, ctx, { error_code: 'unauthorized', is_error: 1, error_message: MESSAGES.menu }, fmt, 403);
+    }
+    if (binding.options.csrfGuard && ctx.method !== 'OPTIONS' && ctx.get('X-Requested-With') !== 'XMLHttpRequest' && !CSRF_SAFE_FLOWS.has(principal.flow ?? '')) {
+      // Always JSON, whatever `json` says (CRM_Utils_JSON::output).
+      return send(binding, ctx, createError(MESSAGES.csrf, securityData(ctx, 'CSRF suspected')), { ...fmt, json: true });
+    }
+  }
+  if (!entity || !action) return send(binding, ctx, restError(MESSAGES.missing), fmt);
+
+  if (endpoint === 'ajax' && entity === 'api3' && action === 'call') {
+    return send(binding, ctx, normaliseCore(await processMultiple(ctx, scope, principal, merged.json)), fmt);
+  }
+  const params = buildParams(merged);
+  if (!params) return sendDecodeError(ctx);
+  send(binding, ctx, normaliseCore(await process(ctx, scope, principal, entity, action, params)), fmt);
+}
+
+/** The reference's malformed decode error: positional keys, always JSON, HTTP 200. */
+function sendDecodeError(ctx: Context): void {
+  ctx.status = 200;
+  ctx.type = 'application/json';
+  ctx.body = MESSAGES.decode;
+}
+
+/** extern/rest.php's `q`: undefined (absent), `'ping'`, `'malformed'`, or `[entity, action]`. */
+function qRoute(q: unknown): undefined | 'ping' | 'malformed' | [string, string] {
+  if (q === undefined || q === '') return undefined;
+  if (typeof q !== 'string') return 'malformed';
+  const args = q.split('/');
+  if (args.length === 2 && Q_NAMESPACES.has(args[0]) && args[1] === 'ping') return 'ping';
+  if (args.length !== 3 || !Q_NAMESPACES.has(args[0]) || !args[1] || !args[2]) return 'malformed';
+  return [args[1], args[2]];
+}
+
+/** Batch calls (`entity=api3&action=call`): each `[entity, action, params]` goes through process(). */
+async function processMultiple(ctx: Context, scope: AwilixContainer<Cradle>, principal: Principal, json: unknown): Promise<unknown> {
+  const calls = typeof json === 'string' ? decodeJson(json) : undefined;
+  if (!calls) return restError('Unable to decode supplied JSON.');
+  const run = async (call: unknown) => {
+    if (!Array.isArray(call) || !stringParam(call[0]) || !stringParam(call[1])) return restError(MESSAGES.missing);
+    const params = call[2] && typeof call[2] === 'object' && !Array.isArray(call[2]) ? (call[2] as Obj) : {};
+    try {
+      return await process(ctx, scope, principal, String(call[0]), String(call[1]), params);
+    } catch (err) {
+      logUnexpected(ctx, err);
+      return errorEnvelope(err, ctx.state.api3Call, ctx.state.requestId);
+    } finally {
+      delete ctx.state.api3Call;
+    }
+  };
+  if (Array.isArray(calls)) {
+    const out: unknown[] = [];
+    for (const c of calls) out.push(await run(c));
+    return out;
+  }
+  const out: Obj = {};
+  for (const [k, c] of Object.entries(calls)) out[k] = await run(c);
+  return out;
+}
+
+function logUnexpected(ctx: Context, err: unknown): void {
+  if (!isKernelError(err) || !err.expose) ctx.app.emit('error', err, ctx);
+}
+
+async function handleWp(binding: RestApi3Binding, ctx: Context, scope: AwilixContainer<Cradle>): Promise<void> {
+  const { merged } = readRequest(ctx, { jsonBody: true });
+  const fmt = formatOf(ctx, 'wp');
+  const principal = (ctx.state.principal ?? scope.cradle.principal) as Principal;
+  const entity = stringParam(merged.entity);
+  const action = stringParam(merged.action);
+  const missing = [entity ? undefined : 'entity', action ? undefined : 'action'].filter((x): x is string => !!x);
+  if (missing.length) {
+    ctx.status = 400;
+    ctx.type = 'application/json';
+    ctx.body = JSON.stringify({ code: 'rest_missing_callback_param', message: `Missing parameter(s): ${missing.join(', ')}`, data: { status: 400, params: missing } });
+    return;
+  }
+  const built = buildWpParams(merged);
+  if ('invalid' in built) {
+    ctx.status = 400;
+    ctx.type = 'application/json';
+    ctx.body = JSON.stringify({ code: 'rest_invalid_param', message: 'Invalid parameter(s): json', data: { status: 400, params: { json: 'Invalid parameter.' } } });
+    return;
+  }
+  if (!fmt.json && !binding.renderers.has('xml')) return sendXmlDisabled(binding, ctx);
+  const result = await process(ctx, scope, principal, entity!, action!, built.params);
+  send(binding, ctx, normaliseWp(result), fmt);
+}
+
+/**
+ * Renders every error that reaches the boundary on these routes. An auth refusal without a raw
+ * response (extern/rest.php legacy keys) is `{"error_message","is_error":1}`; API errors are the
+ * APIv3 envelope; all at HTTP 200, in JSON or XML per `json`.
+ */
+export function renderError(binding: RestApi3Binding, endpoint: Endpoint, err: KernelError, ctx: Context): void {
+  let fmt: Format;
+  try {
+    fmt = formatOf(ctx, endpoint);
+  } catch {
+    fmt = { json: true, pretty: false, flavour: endpoint === 'wp' ? 'wp' : 'core' };
+  }
+  const call = ctx.state.api3Call as { entity: string; action: string } | undefined;
+  if (!call && err.code === 'E_UNAUTHENTICATED') {
+    if (endpoint === 'extern') {
+      // extern/rest.php answers ping and rejects malformed paths before it looks at credentials.
+      const q = qRoute(safeGet(ctx).q);
+      if (q === 'ping') return send(binding, ctx, { is_error: 0, message: 'PONG: ' }, fmt);
+      if (q === 'malformed') return send(binding, ctx, restError(MESSAGES.malformed), fmt);
+    }
+    return send(binding, ctx, restError(err.message), fmt);
+  }
+  const body = errorEnvelope(err, call, ctx.state.requestId);
+  send(binding, ctx, fmt.flavour === 'wp' ? body : normaliseCore(body), fmt);
+}
+
+function safeGet(ctx: Context): Obj {
+  try {
+    return readRequest(ctx).get;
+  } catch {
+    return {};
+  }
+}
