@@ -19,7 +19,7 @@ export default definePlugin<AuthxOptions>(({ config, hooks, services, onReady })
   onReady(() => {
     const container = services.resolve<Kernel>('kernel').container;
     if (container.hasRegistration('compatCivicrm')) {
-      const compat = container.resolve('compatCivicrm') as { authHeaders?: string[]; siteKeyHeaders?: string[] };
+      const compat = container.resolve('compatCivicrm') as { authHeaders?: readonly string[]; siteKeyHeaders?: readonly string[] };
       names = {
         auth: [...names.auth, ...(compat.authHeaders ?? []).map((h) => h.toLowerCase())],
         siteKey: [...names.siteKey, ...(compat.siteKeyHeaders ?? []).map((h) => h.toLowerCase())],
