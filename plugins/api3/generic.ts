@@ -49,7 +49,7 @@ export function defineGenericActions(actions: ActionRegistrar, registry: EntityR
       params: { type: 'object' },
       permission: (params: Params, entity: string) => permissionFor(registry, entity, action, params),
       writes: WRITES.has(action),
-      entities: () => registry.names(),
+      entities: () => registry.names(3),
       handler: (params: Params, ctx: ActionContext) => g.run(action, registry.get(ctx.entity), params, ctx),
     });
   }

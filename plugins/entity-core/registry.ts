@@ -85,8 +85,9 @@ export class EntityRegistry {
     return e;
   }
 
-  names(): string[] {
-    return [...this.map.keys()].sort();
+  /** Entity names, optionally only those an API version serves. */
+  names(version?: 3 | 4): string[] {
+    return [...this.map.values()].filter((e) => version === undefined || (e.apis ?? [3, 4]).includes(version)).map((e) => e.name).sort();
   }
 
   /** Resolves a key (name, unique name, alias) to a field, or undefined. */

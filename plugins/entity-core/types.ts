@@ -97,6 +97,8 @@ export interface EntityDef {
   description?: string;
   /** get output keys use unique names (`contact_is_deleted`), as the query-object entities do. */
   uniqueNamesOnGet?: boolean;
+  /** API versions whose generic actions serve this entity; default both. The OAuth entities are APIv4-only. */
+  apis?: Array<3 | 4>;
 }
 
 export interface CompiledEntity extends EntityDef {
