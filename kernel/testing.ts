@@ -23,12 +23,15 @@ import { finishConfig, type Config } from './config';
 import { createDb } from './db';
 import { createApp } from './http/app';
 import { createKernel, type Kernel } from './kernel';
+import { BUILTIN_PLUGINS_DIR, discoverPlugins } from './loader';
 import { createLogger } from './log';
 import { ANONYMOUS, type Principal } from './types';
 
 export interface TestKernelOptions {
-  /** Enabled plugins (exact list). Default: the default set. */
+  /** Enabled plugins; their dependencies are enabled too. Default: the default set. */
   plugins?: string[];
+  /** Enable exactly `plugins`, without their dependencies (loader tests). */
+  exactPlugins?: boolean;
   /** Merged into the config. */
   config?: Record<string, unknown>;
   pluginDirs?: string[];
@@ -59,9 +62,10 @@ export function principalWith(permissions: string[], contactId: number | null = 
 export async function bootTestKernel(opts: TestKernelOptions = {}): Promise<TestKernel> {
   const url = process.env.DATABASE_URL;
   const schema = url ? `t_${process.pid}_${++counter}_${randomBytes(3).toString('hex')}` : undefined;
+  const plugins = opts.plugins && !opts.exactPlugins ? withDependencies(opts.plugins, opts.pluginDirs ?? []) : opts.plugins;
   const config = finishConfig({
     mode: 'test',
-    ...(opts.plugins ? { plugins: opts.plugins } : {}),
+    ...(plugins ? { plugins } : {}),
     ...opts.config,
     database: url ? { url, schema } : { memory: true },
     log: { level: opts.logLevel ?? 'debug' },
@@ -87,6 +91,20 @@ export async function bootTestKernel(opts: TestKernelOptions = {}): Promise<Test
       await dropSchema(url, schema);
     },
   };
+}
+
+/** The plugins and, transitively, what they depend on (as installed). */
+function withDependencies(names: string[], dirs: string[]): string[] {
+  const { found } = discoverPlugins([BUILTIN_PLUGINS_DIR, ...dirs]);
+  const deps = new Map(found.map((p) => [p.name, p.manifest.dependencies]));
+  const out = new Set<string>();
+  const add = (n: string) => {
+    if (out.has(n)) return;
+    out.add(n);
+    (deps.get(n) ?? []).forEach(add);
+  };
+  names.forEach(add);
+  return [...out];
 }
 
 let template: Promise<Blob> | undefined;

@@ -1,7 +1,6 @@
 /**
  * Contact row access from the contact permissions, as a pure function. The entity layer's
- * `entity.access` bail hook calls it for `Contact` (wire it with
- * `hooks.tap(entityAccess, ({ entity, operation, principal }) => contactRowAccess(entity, operation, principal))`).
+ * `entity.access` bail hook calls it (tapped in register.ts) for Contact and the entities it owns.
  *
  * | operation | all contacts | only the caller's own contact |
  * |---|---|---|
@@ -10,7 +9,9 @@
  * | delete | `delete contacts` + the edit rule | — (`delete contacts` + `edit my contact`) |
  * | create | `add contacts` | — |
  *
- * `'*'` holds every permission. Entities other than Contact get `undefined` (abstain).
+ * `'*'` holds every permission. The store asks only about contact-owned entities (those with an
+ * `ownerField`); for a contact's child records (Email, Phone…) reading follows the view rule and any
+ * write needs the edit rule on the owning contact.
  */
 import { holds, type Principal } from '../../kernel';
 
@@ -18,9 +19,10 @@ export type RowAccess = 'all' | 'none' | { contactIds: number[] };
 export type RowOperation = 'view' | 'edit' | 'delete' | 'create';
 
 export function contactRowAccess(entity: string, operation: RowOperation, principal: Pick<Principal, 'contactId' | 'permissions'>): RowAccess | undefined {
-  if (entity !== 'Contact') return undefined;
   const has = (p: string) => holds(p, principal.permissions);
   const mine: RowAccess = principal.contactId ? { contactIds: [principal.contactId] } : 'none';
+  // A contact's own records (emails, phones…) are read with the contact and written by editing it.
+  if (entity !== 'Contact') return contactRowAccess('Contact', operation === 'view' ? 'view' : 'edit', principal);
   switch (operation) {
     case 'create':
       return has('add contacts') ? 'all' : 'none';

@@ -1,4 +1,7 @@
-import { authPrincipal, cliCommands, definePlugin, type Kernel } from '../../kernel';
+import { ANONYMOUS, authPrincipal, cliCommands, createRequestScope, definePlugin, Stage, type Kernel } from '../../kernel';
+import type { Api3Service } from '../api3';
+import { entityAccess } from '../entity-core';
+import { contactRowAccess } from './acl';
 import { Authenticator } from './authenticator';
 import { userCliCommands } from './cli';
 import { firstRun } from './first-run';
@@ -44,9 +47,26 @@ export default definePlugin<UsersOptions>((ctx) => {
 
   hooks.tap(cliCommands, () => userCliCommands());
 
+  // Contact ACL basics for Contact and the entities it owns. Late, so an entity's own rule (e.g.
+  // OAuth contact tokens) decides first.
+  hooks.tap(entityAccess, ({ entity, operation, principal }) => contactRowAccess(entity, operation, principal), { stage: Stage.LATE });
+
   ctx.onReady(async () => {
     const db = services.resolve<Kernel['db']>('db');
     const kernel = services.resolve<Kernel>('kernel');
+    // Trusted in-process calls (no permission check), in the caller's transaction.
+    const contactApi = async (dbh: Kernel['db'], action: string, params: Record<string, unknown>) => {
+      const scope = createRequestScope(kernel.container, 'users', ANONYMOUS);
+      try {
+        return await scope.resolve<Api3Service>('api3').call({ entity: 'Contact', action, params, principal: ANONYMOUS, scope, db: dbh, checkPermissions: false });
+      } finally {
+        await scope.dispose();
+      }
+    };
+    identity.useContacts({
+      count: async (dbh, filter) => Number(((await contactApi(dbh, 'getcount', { ...filter, showAll: 'all' })) as number) ?? 0),
+      create: async (dbh, params) => Number(((await contactApi(dbh, 'create', params)) as { id: number }).id),
+    });
     if (kernel.container.hasRegistration('compatCivicrm')) {
       const compat = kernel.container.resolve('compatCivicrm') as { permissionAliases?: Aliases };
       aliases = { ...(compat.permissionAliases ?? {}) };

@@ -28,10 +28,26 @@ const USERNAME = /^[A-Za-z0-9._@+-]{1,128}$/;
 /** Permission aliases (`compat-civicrm`: `administer CiviCRM` → `administer CRM`). */
 export type Aliases = Readonly<Record<string, string>>;
 
+/** The contacts users are linked to, reached through the Contact API (never its tables). */
+export interface ContactDirectory {
+  count(db: Knex, filter: Record<string, unknown>): Promise<number>;
+  create(db: Knex, params: Record<string, unknown>): Promise<number>;
+}
+
 export class IdentityStore {
-  private contactTable?: boolean;
+  private directory?: ContactDirectory;
 
   constructor(private readonly aliases: () => Aliases = () => ({})) {}
+
+  /** Set once the kernel is up (the Contact API needs it). */
+  useContacts(directory: ContactDirectory): void {
+    this.directory = directory;
+  }
+
+  private contacts(): ContactDirectory {
+    if (!this.directory) throw new KernelError('E_INTERNAL', 'The contact directory is not ready');
+    return this.directory;
+  }
 
   // ---- users -------------------------------------------------------------------------------
 
@@ -55,6 +71,9 @@ export class IdentityStore {
   async createUser(db: Knex, input: { username: string; password?: string; contactId?: number; roles?: string[] }): Promise<UserRecord> {
     if (!USERNAME.test(input.username)) throw new KernelError('E_INVALID_PARAMS', 'A username is 1 to 128 letters, digits or . _ @ + -');
     if (await this.findUser(db, input.username)) throw new KernelError('E_CONFLICT', `User ${input.username} already exists`);
+    if (input.contactId !== undefined && !(await this.contactExists(db, input.contactId))) {
+      throw new KernelError('E_NOT_FOUND', `Contact ID ${input.contactId} is invalid`);
+    }
     const contactId = input.contactId ?? (await this.createContact(db, input.username));
     if (await this.findUserByContact(db, contactId)) throw new KernelError('E_CONFLICT', `Contact ${contactId} already has a user`);
     const password_hash = input.password ? await hashPassword(checkPassword(input.password)) : null;
@@ -90,27 +109,15 @@ export class IdentityStore {
 
   // ---- contacts ----------------------------------------------------------------------------
 
-  /** Whether the contact exists: in `crm_contact` when the entity layer is installed, else when a user or key refers to it. */
+  /** Whether the contact exists (trashed contacts count: they can be restored). */
   async contactExists(db: Knex, contactId: number): Promise<boolean> {
     if (!Number.isSafeInteger(contactId) || contactId <= 0) return false;
-    if (await this.hasContactTable(db)) return Boolean(await db('crm_contact').where({ id: contactId }).first('id'));
-    const user = await db('crm_user').where({ contact_id: contactId }).first('id');
-    return Boolean(user ?? (await db('crm_api_key').where({ contact_id: contactId }).first('id')));
+    return (await this.contacts().count(db, { id: contactId })) > 0;
   }
 
-  /** A new contact for a user: a `crm_contact` row when that table exists, else the next free id. */
+  /** A new Individual for a user, made through the Contact API so its name rules apply. */
   async createContact(db: Knex, displayName: string): Promise<number> {
-    if (await this.hasContactTable(db)) {
-      const [row] = await db('crm_contact').insert({ contact_type: 'Individual', display_name: displayName, sort_name: displayName }).returning('id');
-      return Number(row.id ?? row);
-    }
-    const [{ a }] = await db('crm_user').max({ a: 'contact_id' });
-    const [{ b }] = await db('crm_api_key').max({ b: 'contact_id' });
-    return Math.max(Number(a ?? 0), Number(b ?? 0)) + 1;
-  }
-
-  private async hasContactTable(db: Knex): Promise<boolean> {
-    return (this.contactTable ??= await db.schema.hasTable('crm_contact'));
+    return this.contacts().create(db, { contact_type: 'Individual', display_name: displayName });
   }
 
   // ---- roles and permissions ---------------------------------------------------------------

@@ -3,8 +3,8 @@
  * generated secrets (site key, JWT signing key, session secret), cookie sessions and the
  * failed-login counters. Everything several instances must agree on lives here.
  *
- * `contact_id` columns are plain integers for now: the contact table belongs to the entity layer,
- * which adds the foreign keys when both are present.
+ * `contact_id` points at `crm_contact` (entity-contact migrates first): a user's contact cannot be
+ * deleted for good while the user exists; its keys and sessions go with it.
  */
 import type { Knex } from 'knex';
 
@@ -13,7 +13,7 @@ export async function up(knex: Knex): Promise<void> {
     t.increments('id');
     t.string('username', 128).notNullable();
     t.text('password_hash');
-    t.integer('contact_id').notNullable().unique();
+    t.integer('contact_id').notNullable().unique().references('id').inTable('crm_contact').onDelete('RESTRICT');
     t.boolean('is_active').notNullable().defaultTo(true);
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
@@ -39,7 +39,7 @@ export async function up(knex: Knex): Promise<void> {
 
   await knex.schema.createTable('crm_api_key', (t) => {
     t.increments('id');
-    t.integer('contact_id').notNullable().index();
+    t.integer('contact_id').notNullable().index().references('id').inTable('crm_contact').onDelete('CASCADE');
     // SHA-256 (hex) of the key; the key itself is shown once and never stored.
     t.string('key_hash', 64).notNullable().unique();
     // First characters of the key, so an operator can tell keys apart in `crm key list`.
@@ -58,7 +58,7 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('crm_session', (t) => {
     // SHA-256 (hex) of the session id; the id itself only travels in the signed cookie.
     t.string('id_hash', 64).primary();
-    t.integer('contact_id').notNullable();
+    t.integer('contact_id').notNullable().references('id').inTable('crm_contact').onDelete('CASCADE');
     t.integer('user_id');
     t.jsonb('data').notNullable().defaultTo('{}');
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());

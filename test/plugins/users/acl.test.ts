@@ -5,8 +5,13 @@ import { contactRowAccess, type RowOperation } from '../../../plugins/users/acl'
 const who = (perms: string[], contactId: number | null = 7) => ({ contactId, permissions: new Set(perms) });
 
 describe('users: contact row access (acl.ts)', () => {
-  it('abstains for other entities', () => {
-    expect(contactRowAccess('Activity', 'view', who(['*']))).to.equal(undefined);
+  it("a contact's own records: read with the view rule, any write needs the edit rule on the contact", () => {
+    expect(contactRowAccess('Email', 'view', who(['view my contact']))).to.deep.equal({ contactIds: [7] });
+    expect(contactRowAccess('Email', 'view', who(['view all contacts']))).to.equal('all');
+    expect(contactRowAccess('Email', 'create', who(['view all contacts']))).to.equal('none');
+    expect(contactRowAccess('Phone', 'create', who(['edit my contact']))).to.deep.equal({ contactIds: [7] });
+    expect(contactRowAccess('Phone', 'delete', who(['edit all contacts']))).to.equal('all');
+    expect(contactRowAccess('Website', 'delete', who(['add contacts']))).to.equal('none');
   });
   it('view: all with view/edit all contacts, own contact with view/edit my contact, else none', () => {
     expect(contactRowAccess('Contact', 'view', who(['view all contacts']))).to.equal('all');

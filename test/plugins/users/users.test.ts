@@ -50,8 +50,9 @@ describe('users: seeded roles, secrets and first run', () => {
     await other.load(t.kernel.db);
     const a = t.kernel.container.cradle.sessions;
     const b = new SessionStore(other, a.options);
-    const cookie = await a.start(t.kernel.db, { contactId: 77, userId: null });
-    expect(await b.read(t.kernel.db, cookie)).to.include({ contactId: 77, userId: null });
+    const contactId = await t.kernel.container.cradle.identity.createContact(t.kernel.db, 'Session Contact');
+    const cookie = await a.start(t.kernel.db, { contactId, userId: null });
+    expect(await b.read(t.kernel.db, cookie)).to.include({ contactId, userId: null });
     await t.kernel.db('crm_session').update({ expires_at: t.kernel.db.raw("now() - interval '1 second'") });
     expect(await b.read(t.kernel.db, cookie)).to.equal(undefined);
   });
@@ -163,16 +164,18 @@ describe('users: CLI commands', () => {
   });
 
   it('user add links an existing contact, refuses duplicates and bad input', async () => {
-    const out = await run('user add', ['frank'], { contact: '5555', password: 'frank-password' });
-    expect(out).to.include('contact 5555');
-    for (const [args, options] of [[['frank'], { password: 'another-password' }], [['FRANK'], {}], [['x y'], {}], [['gina'], { contact: 'abc' }], [['gina'], { password: 'short' }], [['hank'], { contact: '5555' }]] as const) {
+    const identity = k.t.kernel.container.resolve('identity') as import('../../../plugins/users/store').IdentityStore;
+    const contact = String(await identity.createContact(k.t.kernel.db, 'Frank Contact'));
+    const out = await run('user add', ['frank'], { contact, password: 'frank-password' });
+    expect(out).to.include(`contact ${contact}`);
+    for (const [args, options] of [[['frank'], { password: 'another-password' }], [['FRANK'], {}], [['x y'], {}], [['gina'], { contact: 'abc' }], [['gina'], { password: 'short' }], [['hank'], { contact }], [['ivan'], { contact: '987654' }]] as const) {
       let err: unknown;
       try {
         await run('user add', [...args], { ...options });
       } catch (e) {
         err = e;
       }
-      expect(err, JSON.stringify(args)).to.have.property('code').that.is.oneOf(['E_INVALID_PARAMS', 'E_CONFLICT']);
+      expect(err, JSON.stringify(args)).to.have.property('code').that.is.oneOf(['E_INVALID_PARAMS', 'E_CONFLICT', 'E_NOT_FOUND']);
     }
   });
 
