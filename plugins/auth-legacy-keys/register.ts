@@ -29,8 +29,10 @@ const legacyRestRefusal = (reason: string): RawResponse => ({
   status: 200, type: 'text/javascript', body: JSON.stringify({ error_message: `FATAL: ${reason}`, is_error: 1 }),
 });
 
-const wpRefusal = (message: string, retryAfter?: number): RawResponse => ({
-  status: 401, type: 'application/json', body: JSON.stringify({ code: 'civicrm_rest_api_error', message, data: { status: 401 } }),
+/** WordPress's error shape; the code follows the route's spelling (`crm_…`, or `civicrm_…` on the compat route). */
+const wpRefusal = (req: AuthRequest, message: string, retryAfter?: number): RawResponse => ({
+  status: 401, type: 'application/json',
+  body: JSON.stringify({ code: `${req.path.startsWith('/wp-json/civicrm/') ? 'civicrm' : 'crm'}_rest_api_error`, message, data: { status: 401 } }),
   ...(retryAfter ? { headers: { 'Retry-After': String(retryAfter) } } : {}),
 });
 
@@ -81,12 +83,12 @@ export default definePlugin<LegacyOptions>(({ config, hooks, services }) => {
 
     const wait = await throttle.retryAfter(db, [{ ip: req.ip }]);
     if (under(req.path, config.wpPaths)) {
-      if (wait) return { reject: THROTTLED, response: wpRefusal(THROTTLED, wait) };
+      if (wait) return { reject: THROTTLED, response: wpRefusal(req, THROTTLED, wait) };
       const user = await userForKey(req, apiKey);
-      if (!user) return { reject: 'Param api_key is not valid.', response: wpRefusal('Param api_key is not valid.') };
+      if (!user) return { reject: 'Param api_key is not valid.', response: wpRefusal(req, 'Param api_key is not valid.') };
       if (!authenticator.siteKeyMatches(siteKey)) {
         await throttle.fail(db, [{ ip: req.ip }]);
-        return { reject: 'Param key is not valid.', response: wpRefusal('Param key is not valid.') };
+        return { reject: 'Param key is not valid.', response: wpRefusal(req, 'Param key is not valid.') };
       }
       return { accept: { contactId: user.contact_id, userId: user.id, via: 'api_key', flow: 'legacy', attributes: { cred: 'api_key' } } };
     }

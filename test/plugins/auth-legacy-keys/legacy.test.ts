@@ -93,7 +93,7 @@ describe('auth-legacy-keys: key + api_key per end-point', () => {
     const wpError = (res: { status: number; headers: Record<string, string>; body: unknown }, message: string) => {
       expect(res.status).to.equal(401);
       expect(res.headers['content-type']).to.match(/^application\/json/);
-      expect(res.body).to.deep.equal({ code: 'civicrm_rest_api_error', message, data: { status: 401 } });
+      expect(res.body).to.deep.equal({ code: 'crm_rest_api_error', message, data: { status: 401 } });
     };
     it('accepts both keys with any method', async () => {
       for (const m of ['get', 'post', 'put', 'delete'] as const) {

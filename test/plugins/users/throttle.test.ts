@@ -83,7 +83,7 @@ describe('users: failed-login throttling', () => {
     expect(extern.body).to.deep.equal({ error_message: THROTTLED, is_error: 1 });
     const wp = await from(ip).get('/wp-json/crm/v3/rest').query({ key: SITE_KEY, api_key: k.cast.bob.key });
     expect(wp.status).to.equal(401);
-    expect(wp.body).to.deep.equal({ code: 'civicrm_rest_api_error', message: THROTTLED, data: { status: 401 } });
+    expect(wp.body).to.deep.equal({ code: 'crm_rest_api_error', message: THROTTLED, data: { status: 401 } });
     expect(wp.headers['retry-after']).to.match(/^\d+$/);
     const ajax = await from(ip).post(AJAX).type('form').send({ key: SITE_KEY, api_key: k.cast.bob.key });
     expect(ajax.status).to.equal(200);
