@@ -23,9 +23,22 @@ export class EntityRegistry {
     this.groupSource = fn;
   }
 
-  /** Forget cached options (after an option write). */
+  private bus?: { announce(db: Knex): Promise<void> };
+
+  /** Forget cached options in this process. */
   invalidateOptions(): void {
     this.cache.clear();
+  }
+
+  /** Set by entity-core: how option writes reach the other instances. */
+  useOptionBus(bus: { announce(db: Knex): Promise<void> }): void {
+    this.bus = bus;
+  }
+
+  /** Call from inside an option write's transaction: every instance forgets its cached options once it commits. */
+  async optionsChanged(db: Knex): Promise<void> {
+    this.invalidateOptions();
+    await this.bus?.announce(db);
   }
 
   /** The options of a pseudoconstant field, or undefined when it has none. */

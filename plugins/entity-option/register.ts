@@ -4,12 +4,16 @@ import { LocationType, OptionGroup, OptionValue } from './entities';
 
 export default definePlugin(({ services }) => {
   const entities = services.resolve<EntityRegistry>('entities');
-  const invalidate = { afterSave: () => entities.invalidateOptions(), beforeDelete: () => { entities.invalidateOptions(); } };
+  // Every instance must forget its cached option lists once an option write commits.
+  const invalidate = {
+    afterSave: (_row: unknown, { db }: { db: import('knex').Knex }) => entities.optionsChanged(db),
+    beforeDelete: async (_row: unknown, { db }: { db: import('knex').Knex }) => { await entities.optionsChanged(db); },
+  };
   // One default location type: setting is_default clears it elsewhere.
   entities.define(LocationType, {
     ...invalidate,
     async afterSave(row, { db }) {
-      entities.invalidateOptions();
+      await entities.optionsChanged(db);
       if (row.is_default) await db('crm_location_type').whereNot('id', row.id as number).update({ is_default: false });
     },
   });
@@ -18,7 +22,7 @@ export default definePlugin(({ services }) => {
     ...invalidate,
     // One default per option group.
     async afterSave(row, { db }) {
-      entities.invalidateOptions();
+      await entities.optionsChanged(db);
       if (row.is_default) await db('crm_option_value').where('option_group_id', row.option_group_id as number).whereNot('id', row.id as number).update({ is_default: false });
     },
     // `value` and `weight` default to the next free number in the group (CRM/Core/BAO/OptionValue.php).

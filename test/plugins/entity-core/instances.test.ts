@@ -1,0 +1,54 @@
+/**
+ * Two instances on one PostgreSQL database: an option written through one is usable through the
+ * other at once (the option caches are invalidated by pg_notify on commit), and a rolled-back write
+ * leaves nothing behind. PostgreSQL only: skipped without DATABASE_URL.
+ */
+import { expect } from 'chai';
+import { createKernel, createRequestScope, type Kernel } from '../../../kernel';
+import { createLogger } from '../../../kernel/log';
+import type { Api3Service } from '../../../plugins/api3';
+import { ADMIN, bootEngine, type Engine } from '../api3/helpers';
+
+describe('entity-core: option caches across instances', function () {
+  let a: Engine;
+  let b: Kernel;
+  before(async function () {
+    if (!process.env.DATABASE_URL) this.skip();
+    a = await bootEngine();
+    b = await createKernel({ config: a.t.config, log: createLogger({ level: 'silent' }) });
+  });
+  after(async () => {
+    await b?.close();
+    await a?.t.close();
+  });
+
+  const callB = async (entity: string, action: string, params: Record<string, unknown>) => {
+    const scope = createRequestScope(b.container, 'b', ADMIN);
+    try {
+      return await scope.resolve<Api3Service>('api3').call({ entity, action, params, principal: ADMIN, scope });
+    } finally {
+      await scope.dispose();
+    }
+  };
+  const prefixesOnB = async () => Object.values(((await callB('Contact', 'getoptions', { field: 'prefix_id' })) as { values: Record<string, string> }).values);
+
+  it('sees an option another instance added, without a restart', async () => {
+    expect(await prefixesOnB()).to.not.include('Capt.');
+    await a.call('OptionValue', 'create', { option_group_id: 'individual_prefix', label: 'Capt.', name: 'Capt.' });
+    let seen: string[] = [];
+    for (let i = 0; i < 40 && !seen.includes('Capt.'); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      seen = await prefixesOnB();
+    }
+    expect(seen).to.include('Capt.');
+    const created = (await callB('Contact', 'create', { contact_type: 'Individual', first_name: 'Jean-Luc', last_name: 'Picard', prefix_id: 'Capt.' })) as { id: number };
+    const got = (await callB('Contact', 'getsingle', { id: created.id, return: ['display_name'] })) as { display_name: string };
+    expect(got.display_name).to.equal('Capt. Jean-Luc Picard');
+  });
+
+  it('a rolled-back option write is never announced', async () => {
+    await a.call('OptionValue', 'create', { option_group_id: 'individual_prefix', label: 'Adm.', name: 'Adm.', options: { force_rollback: 1 } });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await prefixesOnB()).to.not.include('Adm.');
+  });
+});
