@@ -1,7 +1,7 @@
 import { authCredential, definePlugin, httpRoutes, KernelError, Stage, type Kernel, type RawResponse } from '../../kernel';
 import type { Authenticator, Guard } from '../users/authenticator';
 import type { SessionStore } from '../users/sessions';
-import '../users/types';
+import { ROLE_PERMISSIONS } from '../users/types';
 import { detectFlow, LOGIN_PATH, type FlowSettings, type HeaderNames } from './flows';
 
 interface AuthxOptions {
@@ -39,7 +39,7 @@ export default definePlugin<AuthxOptions>(({ config, hooks, services, onReady })
       policy: { ...config.flows[found.flow], guards: config.guards },
     });
     if ('reject' in outcome) return { reject: outcome.reject, response: authxRefusal(outcome.reject, outcome.retryAfter) };
-    const { contactId, userId, cred } = outcome.ok;
+    const { contactId, userId, cred, permissions } = outcome.ok;
     if (found.flow === 'login') {
       const sessions = services.resolve<SessionStore>('sessions');
       const active = await sessions.read(db, req.cookie(sessions.options.cookieName));
@@ -48,7 +48,7 @@ export default definePlugin<AuthxOptions>(({ config, hooks, services, onReady })
         return { reject: msg, response: authxRefusal(msg) };
       }
     }
-    return { accept: { contactId, userId, via: cred, flow: found.flow, attributes: { cred } } };
+    return { accept: { contactId, userId, via: cred, flow: found.flow, attributes: { cred, ...(permissions ? { [ROLE_PERMISSIONS]: permissions } : {}) } } };
   }, { stage: Stage.EARLY });
 
   hooks.tap(httpRoutes, () => [

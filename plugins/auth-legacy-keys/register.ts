@@ -11,7 +11,7 @@ import { authCredential, definePlugin, type AuthRequest, type CredentialResult, 
 import { THROTTLED, type Authenticator, type CredType, type UserMode } from '../users/authenticator';
 import type { IdentityStore } from '../users/store';
 import type { Throttle } from '../users/throttle';
-import '../users/types';
+import { ROLE_PERMISSIONS } from '../users/types';
 
 interface LegacyOptions {
   ajaxPaths: string[];
@@ -66,8 +66,8 @@ export default definePlugin<LegacyOptions>(({ config, hooks, services }) => {
     if ('reject' in outcome) return refuse(outcome.reject);
     // Both keys are required here, whatever the credential (a JWT passes AuthX guards by itself).
     if (!authenticator.siteKeyMatches(siteKey)) return refuse('Login not permitted. Must satisfy guard (site_key).');
-    const { contactId, userId, cred } = outcome.ok;
-    return { accept: { contactId, userId, via: cred, flow: 'legacyrest', permissions: new Set(['access AJAX API']), attributes: { cred } } };
+    const { contactId, userId, cred, permissions } = outcome.ok;
+    return { accept: { contactId, userId, via: cred, flow: 'legacyrest', permissions: new Set(['access AJAX API']), attributes: { cred, ...(permissions ? { [ROLE_PERMISSIONS]: permissions } : {}) } } };
   }
 
   hooks.tap(authCredential, async (req) => {

@@ -9,7 +9,7 @@ import { holds } from '../../kernel';
 import { safeEqual, verifyPassword } from './crypto';
 import { verifyJwt } from './jwt';
 import type { Keyring } from './keyring';
-import type { IdentityStore } from './store';
+import type { IdentityStore, UserRecord } from './store';
 import type { Subject, Throttle } from './throttle';
 
 export type CredType = 'pass' | 'api_key' | 'jwt';
@@ -27,6 +27,8 @@ export interface Authenticated {
   userId: number | null;
   cred: CredType;
   claims?: Record<string, unknown>;
+  /** The user's role permissions, when authentication already loaded them (saves a query later). */
+  permissions?: Set<string>;
 }
 
 export type AuthOutcome = { ok: Authenticated } | { reject: string; retryAfter?: number };
@@ -59,24 +61,40 @@ export class Authenticator {
     const parsed = parseCredential(req.credential);
     const basic = parsed?.scheme === 'Basic' ? parseBasic(parsed.value) : null;
     const subjects: Subject[] = [{ ip: req.ip }, ...(basic ? [{ username: basic.username }] : [])];
+    // The common case, a live API key, answers key, user, permissions and throttle in one round trip.
+    const bearer = parsed?.scheme === 'Bearer' && parsed.value ? parsed.value : undefined;
+    const hit = bearer ? await this.store.apiKeyPrincipal(db, bearer, this.throttle.waitQuery(db, subjects)) : undefined;
+    if (hit) {
+      if (hit.wait > 0) return { reject: THROTTLED, retryAfter: hit.wait };
+      return this.policy(db, req, { contactId: hit.contactId, cred: 'api_key' }, hit.user, hit.permissions);
+    }
     const wait = await this.throttle.retryAfter(db, subjects);
     if (wait > 0) return { reject: THROTTLED, retryAfter: wait };
 
-    const found = parsed ? await this.check(db, parsed, basic) : null;
+    const found = parsed ? await this.check(db, parsed, basic, bearer !== undefined) : null;
     if (!found || 'reject' in found) {
       if (!found) await this.throttle.fail(db, subjects);
       return { reject: found?.reject ?? INVALID };
     }
-    if (!(await this.store.contactExists(db, found.contactId))) return { reject: `Contact ID ${found.contactId} is invalid` };
-    if (!req.policy.cred.includes(found.cred)) return { reject: `Authentication type "${found.cred}" with flow "${req.flow}" is not allowed for this principal.` };
+    // An API key's contact exists by its foreign key; a JWT names any id, so look it up.
+    if (found.cred === 'jwt' && !(await this.store.contactExists(db, found.contactId))) return { reject: `Contact ID ${found.contactId} is invalid` };
     const user = found.userId !== undefined ? await this.store.findUserById(db, found.userId) : await this.store.findUserByContact(db, found.contactId);
+    const outcome = await this.policy(db, req, found, user ?? null);
+    if (basic && 'ok' in outcome) await this.throttle.succeed(db, basic.username);
+    return outcome;
+  }
+
+  /** The flow's policy after a credential was recognised, in the reference's order and words. */
+  private async policy(db: Knex, req: { flow: string; siteKey?: string; policy: FlowPolicy }, found: Found, user: UserRecord | null, permissions?: Set<string>): Promise<AuthOutcome> {
+    if (!req.policy.cred.includes(found.cred)) return { reject: `Authentication type "${found.cred}" with flow "${req.flow}" is not allowed for this principal.` };
     if (req.policy.user === 'require' && !user) return { reject: 'Cannot login. No matching user is available.' };
-    if (!(await this.guardsPass(db, found.cred, user?.id ?? null, req.siteKey, req.policy.guards))) {
+    if (!(await this.guardsPass(db, found.cred, user?.id ?? null, req.siteKey, req.policy.guards, permissions))) {
       return { reject: `Login not permitted. Must satisfy guard (${req.policy.guards.join(', ')}).` };
     }
     if (user && !user.is_active) return { reject: 'Cannot login. User is blocked.' };
-    if (basic) await this.throttle.succeed(db, basic.username);
-    return { ok: { contactId: found.contactId, userId: req.policy.user === 'ignore' ? null : user?.id ?? null, cred: found.cred, claims: found.claims } };
+    const linked = req.policy.user === 'ignore' ? null : user?.id ?? null;
+    // Loaded permissions belong to the linked user; with the link ignored they would not match.
+    return { ok: { contactId: found.contactId, userId: linked, cred: found.cred, claims: found.claims, permissions: linked === (user?.id ?? null) ? permissions : undefined } };
   }
 
   /**
@@ -103,7 +121,7 @@ export class Authenticator {
   }
 
   /** Credential check in the reference's priority: password, then API key, then JWT. */
-  private async check(db: Knex, cred: { scheme: string; value: string }, basic: { username: string; password: string } | null): Promise<Found | { reject: string } | null> {
+  private async check(db: Knex, cred: { scheme: string; value: string }, basic: { username: string; password: string } | null, apiKeyTried = false): Promise<Found | { reject: string } | null> {
     if (cred.scheme === 'Basic') {
       if (!basic) return null;
       const user = await this.store.findUser(db, basic.username);
@@ -111,7 +129,7 @@ export class Authenticator {
       return ok && user ? { contactId: user.contact_id, userId: user.id, username: user.username, cred: 'pass' } : null;
     }
     if (cred.scheme !== 'Bearer' || !cred.value) return null;
-    const contactId = await this.store.contactForApiKey(db, cred.value);
+    const contactId = apiKeyTried ? null : await this.store.contactForApiKey(db, cred.value);
     if (contactId !== null) return { contactId, cred: 'api_key' };
     const jwt = await verifyJwt(this.keyring, cred.value);
     if (!jwt || 'reject' in jwt) return jwt;
@@ -119,12 +137,12 @@ export class Authenticator {
   }
 
   /** Passes when the list is empty, for JWTs, on a matching site key, or (perm) when the user holds the permission. */
-  private async guardsPass(db: Knex, cred: CredType, userId: number | null, siteKey: string | undefined, guards: Guard[]): Promise<boolean> {
+  private async guardsPass(db: Knex, cred: CredType, userId: number | null, siteKey: string | undefined, guards: Guard[], permissions?: Set<string>): Promise<boolean> {
     if (!guards.length || cred === 'jwt') return true;
     if (guards.includes('site_key') && this.siteKeyMatches(siteKey)) return true;
     if (guards.includes('perm')) {
       const perm = cred === 'pass' ? 'authenticate with password' : 'authenticate with api key';
-      return holds(perm, await this.store.permissionsFor(db, userId));
+      return holds(perm, permissions ?? (await this.store.permissionsFor(db, userId)));
     }
     return false;
   }

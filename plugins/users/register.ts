@@ -11,7 +11,7 @@ import { CORE_PERMISSIONS } from './permissions';
 import { SessionStore, type SessionOptions } from './sessions';
 import { IdentityStore, type Aliases } from './store';
 import { Throttle, type ThrottleOptions } from './throttle';
-import './types';
+import { ROLE_PERMISSIONS } from './types';
 
 interface UsersOptions extends KeyringOptions {
   firstRun: boolean;
@@ -40,7 +40,8 @@ export default definePlugin<UsersOptions>((ctx) => {
   // Every caller, anonymous too: role permissions join what the auth plugin granted.
   hooks.tap(authPrincipal, async (principal) => {
     const db = services.resolve<Kernel['db']>('db');
-    const granted = await identity.permissionsFor(db, principal.userId);
+    const loaded = principal.attributes?.[ROLE_PERMISSIONS] as Set<string> | undefined;
+    const granted = loaded ? new Set(loaded) : await identity.permissionsFor(db, principal.userId);
     for (const p of principal.permissions) granted.add(p);
     return { ...principal, permissions: granted };
   });

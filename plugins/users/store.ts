@@ -131,13 +131,42 @@ export class IdentityStore {
    * user's roles with one. Aliased names are present under both spellings.
    */
   async permissionsFor(db: Knex, userId: number | null): Promise<Set<string>> {
+    const rows: Array<{ permission: string }> = await this.permissionQuery(db, userId);
+    return this.permissionSet(rows.map((r) => r.permission));
+  }
+
+  /** The role permissions of a user (anonymous for null) as a query, to run alone or as a subquery. */
+  private permissionQuery(db: Knex, userId: number | null): Knex.QueryBuilder {
     const q = db('crm_role_permission').join('crm_role', 'crm_role.id', 'crm_role_permission.role_id').distinct('permission');
-    if (userId === null) q.where('crm_role.name', 'anonymous');
-    else q.where((w) => w.where('crm_role.name', 'authenticated').orWhereIn('crm_role.id', db('crm_user_role').where({ user_id: userId }).select('role_id')));
-    const rows: Array<{ permission: string }> = await q;
-    const set = new Set(rows.map((r) => this.normalize(r.permission)));
+    if (userId === null) return q.where('crm_role.name', 'anonymous');
+    return q.where((w) => w.where('crm_role.name', 'authenticated').orWhereIn('crm_role.id', db('crm_user_role').where('user_id', userId).select('role_id')));
+  }
+
+  /** Normalised permission names plus the compat aliases of the names held. */
+  permissionSet(names: Iterable<string>): Set<string> {
+    const set = new Set([...names].map((n) => this.normalize(n)));
     for (const [alias, name] of Object.entries(this.aliases())) if (set.has(name)) set.add(alias);
     return set;
+  }
+
+  /**
+   * Everything authenticating an API key needs, in one round trip: the key's contact (its foreign
+   * key guarantees the contact exists), the contact's user, that user's role permissions, and the
+   * throttle's wait for the given subquery. Undefined when no live key has this value.
+   */
+  async apiKeyPrincipal(db: Knex, key: string, wait: Knex.QueryBuilder | null): Promise<{ contactId: number; user: UserRecord | null; permissions: Set<string>; wait: number } | undefined> {
+    if (!key || key.length > 512) return undefined;
+    // The user's roles plus `authenticated`; a contact without a user holds the anonymous role's.
+    const perms = db.raw(`(select array_agg(distinct rp.permission) from crm_role_permission rp join crm_role r on r.id = rp.role_id
+      where case when u.id is null then r.name = 'anonymous'
+                 else r.name = 'authenticated' or r.id in (select ur.role_id from crm_user_role ur where ur.user_id = u.id) end)`);
+    const row = await db('crm_api_key as k')
+      .leftJoin('crm_user as u', 'u.contact_id', 'k.contact_id')
+      .where('k.key_hash', sha256hex(key)).whereNull('k.revoked_at')
+      .first('k.contact_id', 'u.id', 'u.username', 'u.is_active', 'u.password_hash', { permissions: perms }, ...(wait ? [{ wait }] : []));
+    if (!row) return undefined;
+    const user = row.id === null ? null : ({ id: row.id, username: row.username, is_active: row.is_active, password_hash: row.password_hash, contact_id: row.contact_id } as UserRecord);
+    return { contactId: row.contact_id, user, permissions: this.permissionSet(row.permissions ?? []), wait: Math.max(0, Number(row.wait ?? 0)) };
   }
 
   async listRoles(db: Knex): Promise<Array<{ name: string; label: string; permissions: string[]; users: string[] }>> {

@@ -23,12 +23,17 @@ export class Throttle {
 
   /** Seconds until every given subject may try again; 0 when none is blocked. */
   async retryAfter(db: Knex, subjects: Subject[]): Promise<number> {
-    if (!this.options.enabled || !subjects.length) return 0;
-    const row = await db('crm_login_failure')
+    const q = this.waitQuery(db, subjects);
+    return q ? Math.max(0, Number((await q.first())?.wait ?? 0)) : 0;
+  }
+
+  /** The seconds to wait as a subquery (column `wait`), so a lookup can ask in the same round trip; null when off. */
+  waitQuery(db: Knex, subjects: Subject[]): Knex.QueryBuilder | null {
+    if (!this.options.enabled || !subjects.length) return null;
+    return db('crm_login_failure')
       .whereIn('key', subjects.map(keyOf))
       .where('blocked_until', '>', db.fn.now())
-      .first(db.raw('ceil(max(extract(epoch from (blocked_until - now())))) as wait'));
-    return Math.max(0, Number(row?.wait ?? 0));
+      .select(db.raw('ceil(max(extract(epoch from (blocked_until - now())))) as wait'));
   }
 
   /** Counts one failure against each subject, blocking those over their limit. */

@@ -18,4 +18,9 @@ declare module '../../kernel/types' {
   }
 }
 
-export {};
+
+/**
+ * Principal attribute an auth plugin sets when authentication already loaded the user's role
+ * permissions (a Set): the users plugin's `auth.principal` tap then skips its own query.
+ */
+export const ROLE_PERMISSIONS = 'users.rolePermissions';
