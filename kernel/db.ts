@@ -25,7 +25,7 @@ export function createDb(config: Config, logger?: Logger): Db {
     debug: () => undefined,
   };
   if (url) {
-    return knexFactory({
+    return preparedStatements(knexFactory({
       client: 'pg',
       log,
       connection: url,
@@ -38,7 +38,7 @@ export function createDb(config: Config, logger?: Logger): Db {
               conn.query(`create schema if not exists "${schema}"; set search_path to "${schema}"`, (err) => done(err, conn))
           : undefined,
       },
-    });
+    }));
   }
   if (memory) return knexFactory({ client: ClientPGLite as unknown as typeof knexFactory.Client, dialect: 'postgres', connection: {}, log });
   const dir = path.resolve(config.root, config.dataDir, 'pgdata');
@@ -50,6 +50,30 @@ export function createDb(config: Config, logger?: Logger): Db {
 }
 
 const releases = new WeakMap<Db, () => void>();
+
+/** Distinct statement texts named per process; beyond this, queries run unnamed (no server memory growth). */
+export const MAX_PREPARED = 2000;
+
+/**
+ * Names every parameterised query by its text, so each PostgreSQL connection parses and plans a
+ * query shape once and can reuse a generic plan: planning costs more than running the typical
+ * 25-row page. Only queries with bindings are named (they already use the extended protocol, which
+ * allows one statement per text). knex passes `options` through to `pg`; this sets them on the way.
+ */
+function preparedStatements(db: Db): Db {
+  const names = new Map<string, string>();
+  const client = db.client as unknown as { _query(conn: unknown, obj: { sql: string; bindings?: unknown[]; options?: Record<string, unknown> }): Promise<unknown> };
+  const run = client._query.bind(client);
+  client._query = (conn, obj) => {
+    if (obj.bindings?.length && !obj.options?.name) {
+      let name = names.get(obj.sql);
+      if (!name && names.size < MAX_PREPARED) names.set(obj.sql, (name = `crm_${names.size}`));
+      if (name) obj.options = { ...obj.options, name };
+    }
+    return run(conn, obj);
+  };
+  return db;
+}
 
 /** Ends the pool (or closes the embedded database) and releases the data-folder lock. */
 export async function closeDb(db: Db): Promise<void> {

@@ -106,7 +106,10 @@ export class Kernel {
   async register(pluginDirs?: string[]): Promise<this> {
     this.plugins = planPlugins(this.config, KERNEL_VERSION, pluginDirs);
     for (const p of this.plugins) {
-      const register = await withTimeout(() => importRegister(p), this.config.pluginTimeoutMs, p.name, 'loading');
+      // Importing is compiling, not plugin work: only register/ready/close are timed.
+      const register = await importRegister(p).catch((err) => {
+        throw isKernelError(err) ? err : new KernelError('E_PLUGIN_FAILED', `Plugin ${p.name} failed to load: ${(err as Error)?.message ?? String(err)}`, { plugin: p.name, cause: err });
+      });
       await withTimeout(() => (register as RegisterFn)(this.contextFor(p)), this.config.pluginTimeoutMs, p.name, 'register');
     }
     this.hooks.seal();
