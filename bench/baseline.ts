@@ -5,20 +5,19 @@
 import Koa from 'koa';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
-import { CONTACT_PAGE_SQL } from './sql';
+import { CONTACT_PAGE_PARAMS, CONTACT_PAGE_SQL } from './sql';
 
-type Query = (sql: string) => Promise<Array<Record<string, unknown>>>;
+type Query = (sql: string, params: unknown[]) => Promise<Array<Record<string, unknown>>>;
 
 async function connect(): Promise<Query> {
   if (process.env.DATABASE_URL) {
-    const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
     const schema = process.env.CRM_DB_SCHEMA;
-    if (schema) pool.on('connect', (c) => void c.query(`set search_path to "${schema}"`));
-    return async (sql) => (await pool.query(sql)).rows;
+    const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10, ...(schema ? { options: `-c search_path=${schema}` } : {}) });
+    return async (sql, params) => (await pool.query(sql, params)).rows;
   }
   const db = new PGlite(process.env.BASELINE_PGDATA!);
   await db.waitReady;
-  return async (sql) => (await db.query<Record<string, unknown>>(sql)).rows;
+  return async (sql, params) => (await db.query<Record<string, unknown>>(sql, params)).rows;
 }
 
 const query = await connect();
@@ -28,7 +27,7 @@ app.use(async (ctx) => {
     ctx.body = { status: 'ok' };
     return;
   }
-  const rows = await query(CONTACT_PAGE_SQL);
+  const rows = await query(CONTACT_PAGE_SQL, CONTACT_PAGE_PARAMS);
   const values: Record<string, Record<string, string>> = {};
   for (const row of rows) {
     const rec: Record<string, string> = {};

@@ -78,12 +78,12 @@ async function queries(url: string): Promise<number> {
 
 async function main() {
   log(`bench: ${opts.contacts} contacts on ${opts.engine}, ${opts.connections} connections, ${opts.duration}s x ${opts.rounds} rounds${smoke ? ' (smoke)' : ''}`);
-  const db: BenchDatabase = await prepareDatabase({ root, contacts: opts.contacts, engine: opts.engine, log });
-
   const workDir = path.join(root, 'var', 'bench');
   mkdirSync(workDir, { recursive: true });
   const configFile = path.join(workDir, 'crm.config.json');
-  writeFileSync(configFile, JSON.stringify({ pluginPaths: [path.join(root, 'bench', 'plugins')], enable: ['bench-probe'], dataDir: db.dataDir ?? './var' }));
+  writeFileSync(configFile, JSON.stringify({ pluginPaths: [path.join(root, 'bench', 'plugins')], enable: ['bench-probe'], pluginConfig: { users: { firstRun: false } } }));
+  const db: BenchDatabase = await prepareDatabase({ root, contacts: opts.contacts, engine: opts.engine, configFile, log });
+
   let baselineEnv: Record<string, string> = { ...db.env };
   if (opts.engine === 'pglite') {
     // PGlite is single-process: the baseline reads its own copy of the seeded data.
@@ -92,7 +92,7 @@ async function main() {
     cpSync(path.join(db.dataDir!, 'pgdata'), copy, { recursive: true });
     baselineEnv = { BASELINE_PGDATA: copy };
   }
-  const crm = start('crm', ['bin/crm.mjs', 'serve'], { ...db.env, CRM_CONFIG: configFile }, 18080);
+  const crm = start('crm', ['bin/crm.mjs', 'serve'], db.env, 18080);
   const baseline = start('baseline', ['--import', 'tsx/esm', 'bench/baseline.ts'], baselineEnv, 18081);
   const stopAll = () => { crm.child.kill('SIGTERM'); baseline.child.kill('SIGTERM'); };
   process.once('SIGINT', () => { stopAll(); process.exit(130); });

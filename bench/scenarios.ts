@@ -44,7 +44,7 @@ export function scenarios(c: BenchCredentials): Scenario[] {
   const list: Scenario[] = [
     api3('v3 Contact.get (25, sort_name)', 'Contact', 'get', { sequential: 1, options: { limit: 25, sort: 'sort_name' } }, key, 'GET'),
     api3('v3 Contact.get last_name LIKE + return', 'Contact', 'get', { last_name: { LIKE: 'Smi%' }, return: ['id', 'display_name', 'email'], options: { limit: 25, sort: 'sort_name' } }, key, 'GET'),
-    api3('v3 Contact.getcount', 'Contact', 'getcount', { contact_type: 'Individual' }, key, 'GET'),
+    api3('v3 Contact.getcount (last_name LIKE)', 'Contact', 'getcount', { last_name: { LIKE: 'Smi%' } }, key, 'GET'),
     api3('v3 Contact.create', 'Contact', 'create', { contact_type: 'Individual', first_name: 'Bench', last_name: 'Mark' }, key),
     api3('v3 Contact.get + api.Email.get (chained)', 'Contact', 'get', { options: { limit: 25, sort: 'sort_name' }, return: ['id', 'display_name'], 'api.Email.get': {} }, key, 'GET'),
   ];

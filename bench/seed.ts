@@ -34,12 +34,16 @@ function progress(label: string, done: number, total: number) {
 }
 
 async function seed(db: Knex, contacts: number, log: (m: string) => void) {
-  const existing = Number((await db('crm_contact').count({ n: '*' }))[0].n);
-  if (existing === contacts) {
+  await db.raw('create table if not exists crm_bench_seed (contacts integer not null)');
+  const [marker] = await db('crm_bench_seed').select('contacts');
+  if (marker) {
+    if (Number(marker.contacts) !== contacts) throw new Error(`the bench database was seeded with ${marker.contacts} contacts, not ${contacts}: delete it first`);
+    // Contacts made by earlier runs' create scenario go, so every run starts from the same data.
+    await db('crm_contact').where({ first_name: 'Bench', last_name: 'Mark' }).delete();
     log(`bench: reusing ${contacts} seeded contacts`);
     return;
   }
-  if (existing > 0) throw new Error(`the bench database holds ${existing} contacts, not ${contacts}: delete it first`);
+  if (Number((await db('crm_contact').count({ n: '*' }))[0].n) > 0) throw new Error('the bench database holds contacts it did not seed: delete it first');
   const surnames = `(array[${SURNAMES.map((s) => `'${s.replace(/'/g, "''")}'`).join(',')}])`;
   const firsts = `(array[${FIRSTS.map((s) => `'${s}'`).join(',')}])`;
   const chunk = 10_000;
@@ -61,10 +65,13 @@ async function seed(db: Knex, contacts: number, log: (m: string) => void) {
     });
     progress('bench: seeding contacts', to, contacts);
   }
+  await db('crm_bench_seed').insert({ contacts });
   await db.raw('analyze');
 }
 
-export async function prepareDatabase(o: { root: string; contacts: number; engine: 'postgresql' | 'pglite'; log: (m: string) => void }): Promise<BenchDatabase> {
+export const BENCH_SITE_KEY = 'bench-site-key-0123456789';
+
+export async function prepareDatabase(o: { root: string; contacts: number; engine: 'postgresql' | 'pglite'; configFile: string; log: (m: string) => void }): Promise<BenchDatabase> {
   const cli = (env: Record<string, string>, ...args: string[]) =>
     execFileSync(process.execPath, [path.join(o.root, 'bin/crm.mjs'), ...args], { cwd: o.root, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, encoding: 'utf8' });
   let env: Record<string, string>;
@@ -74,13 +81,13 @@ export async function prepareDatabase(o: { root: string; contacts: number; engin
     const url = process.env.DATABASE_URL;
     if (!url) throw new Error('DATABASE_URL is needed for --engine postgresql');
     const schema = `bench_${o.contacts}`;
-    env = { DATABASE_URL: url, CRM_DB_SCHEMA: schema };
+    env = { DATABASE_URL: url, CRM_DB_SCHEMA: schema, CRM_CONFIG: o.configFile, CRM_SITE_KEY: BENCH_SITE_KEY };
     open = () => knexFactory({ client: 'pg', connection: url, searchPath: [schema], pool: { min: 0, max: 2 } });
   } else {
     dataDir = path.join(o.root, 'var', 'bench', `pglite-${o.contacts}`);
     if (existsSync(dataDir) && !existsSync(path.join(dataDir, 'seeded'))) rmSync(dataDir, { recursive: true, force: true });
     mkdirSync(dataDir, { recursive: true });
-    env = { CRM_DATA_DIR: dataDir };
+    env = { CRM_DATA_DIR: dataDir, CRM_CONFIG: o.configFile, CRM_SITE_KEY: BENCH_SITE_KEY };
     const dir = path.join(dataDir, 'pgdata');
     open = () => knexFactory({ client: ClientPGLite as unknown as typeof knexFactory.Client, dialect: 'postgres', connection: { filename: dir } });
   }
@@ -93,17 +100,21 @@ export async function prepareDatabase(o: { root: string; contacts: number; engin
     await db.destroy();
   }
   if (dataDir) writeFileSync(path.join(dataDir, 'seeded'), String(o.contacts));
-  return {
-    env,
-    dataDir,
-    credentials: async () => createCredentials(cli, env),
-    close: async () => undefined,
-  };
+  const credentials = await createCredentials(cli, env);
+  return { env, dataDir, credentials: async () => credentials, close: async () => undefined };
 }
 
 /** Credentials for the authenticated scenarios, made through the CLI as a deployer would. */
 async function createCredentials(cli: (env: Record<string, string>, ...args: string[]) => string, env: Record<string, string>): Promise<BenchCredentials> {
-  void cli;
-  void env;
-  return {};
+  try {
+    cli(env, 'user', 'add', 'bench', '--roles', 'administrator', '--no-password');
+  } catch {
+    // Already there from an earlier run on this database.
+  }
+  const list = cli(env, 'user', 'list');
+  const contactId = /\tbench\tcontact (\d+)/.exec(list)?.[1];
+  if (!contactId) throw new Error(`bench user not found in:\n${list}`);
+  const apiKey = cli(env, 'key', 'create', '--user', 'bench', '--label', 'bench').trim().split('\n').pop()!.trim();
+  const jwt = cli(env, 'jwt', 'issue', '--contact', contactId, '--ttl', '7200').trim().split('\n')[0].trim();
+  return { apiKey, jwt, siteKey: BENCH_SITE_KEY };
 }

@@ -1,10 +1,25 @@
-/** The baseline's query: the same 25-row page Contact.get answers (primary email and phone joined). */
+/**
+ * The baseline's query, written by hand: the page the default Contact.get answers (the reference's
+ * default return list: contact columns, current employer, and the primary address, phone and email),
+ * 25 rows sorted by sort_name.
+ */
 export const CONTACT_PAGE_SQL = `
-  select c.id, c.id as contact_id, c.contact_type, c.sort_name, c.display_name, c.first_name, c.last_name,
-         e.id as email_id, e.email, p.id as phone_id, p.phone
+  select c.id, c.id as contact_id, c.contact_type, c.contact_sub_type, c.sort_name, c.display_name,
+         c.do_not_email, c.do_not_phone, c.do_not_mail, c.do_not_sms, c.do_not_trade, c.is_opt_out,
+         c.legal_identifier, c.external_identifier, c.nick_name, c.legal_name, c."image_URL",
+         c.preferred_communication_method, c.preferred_language, c.first_name, c.middle_name, c.last_name,
+         c.prefix_id, c.suffix_id, c.formal_title, c.communication_style_id, c.job_title, c.gender_id,
+         c.birth_date, c.is_deceased, c.deceased_date, c.household_name, c.organization_name, c.sic_code,
+         c.is_deleted as contact_is_deleted, emp.organization_name as current_employer,
+         a.id as address_id, a.street_address, a.supplemental_address_1, a.supplemental_address_2,
+         a.supplemental_address_3, a.city, a.postal_code_suffix, a.postal_code, a.geo_code_1, a.geo_code_2,
+         p.id as phone_id, p.phone_type_id, p.phone, e.id as email_id, e.email, e.on_hold
   from crm_contact c
-  left join crm_email e on e.contact_id = c.id and e.is_primary
-  left join crm_phone p on p.contact_id = c.id and p.is_primary
-  where not c.is_deleted
+  left join crm_contact emp on emp.id = c.employer_id
+  left join crm_address a on a.contact_id = c.id and a.is_primary = true
+  left join crm_phone p on p.contact_id = c.id and p.is_primary = true
+  left join crm_email e on e.contact_id = c.id and e.is_primary = true
+  where c.is_deleted = $1
   order by c.sort_name, c.id
-  limit 25`;
+  limit $2`;
+export const CONTACT_PAGE_PARAMS = [false, 25];

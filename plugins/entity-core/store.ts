@@ -275,10 +275,11 @@ function applyFilter(qb: Knex.QueryBuilder, r: Resolved, f: Filter): void {
     case '=': qb.where(col, '=', v(f.value) as Knex.Value); break;
     case '!=': case '<>': qb.where(col, '<>', v(f.value) as Knex.Value); break;
     case '>': case '>=': case '<': case '<=': qb.where(col, f.op, v(f.value) as Knex.Value); break;
-    // The reference runs on MySQL, whose LIKE ignores case: so does ours.
+    // The reference runs on MySQL, whose LIKE ignores case: so does ours. `lower(col) LIKE lower(?)`
+    // rather than ILIKE, so a `lower(col) text_pattern_ops` index serves prefix searches.
     // Non-text columns are compared as text (MySQL does that implicitly).
-    case 'LIKE': if (isText(r.field)) qb.where(col, 'ilike', String(f.value)); else qb.whereRaw('??::text ilike ?', [col, String(f.value)]); break;
-    case 'NOT LIKE': if (isText(r.field)) qb.whereNot(col, 'ilike', String(f.value)); else qb.whereRaw('not (??::text ilike ?)', [col, String(f.value)]); break;
+    case 'LIKE': qb.whereRaw(isText(r.field) ? 'lower(??) like lower(?)' : 'lower(??::text) like lower(?)', [col, String(f.value)]); break;
+    case 'NOT LIKE': qb.whereRaw(isText(r.field) ? 'not (lower(??) like lower(?))' : 'not (lower(??::text) like lower(?))', [col, String(f.value)]); break;
     case 'IN': qb.whereIn(col, (f.value as unknown[]).map(v) as Knex.Value[]); break;
     case 'NOT IN': qb.whereNotIn(col, (f.value as unknown[]).map(v) as Knex.Value[]); break;
     case 'BETWEEN': qb.whereBetween(col, (f.value as unknown[]).map(v) as [Knex.Value, Knex.Value]); break;
