@@ -334,18 +334,22 @@ export class OAuthStore {
   /** Loads and deletes a state (single use). Unknown, expired, or bound to another session/browser → error. */
   async consumeState(db: Knex, id: unknown, binding: { sessionHash: string | null; cookie: string | null }): Promise<StateData> {
     if (typeof id !== 'string' || !/^CC_[A-Za-z0-9]{1,60}$/.test(id)) throw stateError();
-    return db.transaction(async (trx) => {
+    const data = await db.transaction(async (trx) => {
       const row = await trx('crm_oauth_state').where({ id }).forUpdate().first(['*', trx.raw('expires_at > now() as live')]);
-      if (!row) throw stateError();
+      if (!row) return null;
       if (!row.live) {
+        // Expired: gone for good (committed), then refused.
         await trx('crm_oauth_state').where({ id }).delete();
-        throw stateError();
+        return null;
       }
       const ok = row.session_hash ? sameHash(row.session_hash, binding.sessionHash) : row.cookie_hash ? sameHash(row.cookie_hash, binding.cookie ? sha256(binding.cookie) : null) : false;
-      if (!ok) throw stateError();
+      // Another session or browser: refused, and the state stays for its owner.
+      if (!ok) return null;
       await trx('crm_oauth_state').where({ id }).delete();
       return (typeof row.data === 'string' ? JSON.parse(row.data) : row.data) as StateData;
     });
+    if (!data) throw stateError();
+    return data;
   }
 
   // ---- landing URLs ---------------------------------------------------------------------------
