@@ -69,7 +69,7 @@ export function oauthRoutes(resolve: <T>(name: string) => T): RouteDefinition[] 
           const state = await s.consumeState(db, one(ctx.query.state), { sessionHash: session?.idHash ?? null, cookie: ctx.cookies.get(STATE_COOKIE) ?? null });
           const providerError = one(ctx.query.error);
           if (providerError) {
-            ctx.state.log?.info?.({ error: providerError }, 'OAuth returned error');
+            resolve<import('pino').Logger>('log').info({ plugin: 'oauth-client', error: providerError.slice(0, 100) }, 'OAuth returned error');
             return show(ctx, 400, 'OAuth Error', [['Error', providerError], ['Description', one(ctx.query.error_description)], ['More information', one(ctx.query.error_uri)]]);
           }
           const code = one(ctx.query.code);
