@@ -443,6 +443,20 @@ describe('OAuth entities and APIv4 actions (real authorization servers)', functi
       expect(issued() - before).to.equal(1);
     });
 
+    it('oauthAccess.bearer refreshes a due token (by tag, most recent first) and returns the Authorization header', async () => {
+      await pw('r-bearer');
+      const tok = await pw('r-bearer');
+      await db('crm_oauth_systoken').where({ id: tok.id }).update({ expires: Math.floor(Date.now() / 1000) + 5 });
+      const before = issued();
+      const b = await t.kernel.container.resolve<OAuthAccess>('oauthAccess').bearer({ tag: 'r-bearer' });
+      expect(issued() - before).to.equal(1);
+      expect(b.tokenId).to.equal(tok.id);
+      expect(b.accessToken).to.not.equal(tok.access_token);
+      expect(b.headers).to.deep.equal({ Authorization: `Bearer ${b.accessToken}` });
+      expect(servers.o2s.tokens.byAccess.has(b.accessToken)).to.equal(true);
+      expect((await failure(t.kernel.container.resolve<OAuthAccess>('oauthAccess').bearer({ tag: 'no-such-tag' }))).code).to.equal('E_NOT_FOUND');
+    });
+
     it('single-flight across two kernels on the same PostgreSQL database', async function () {
       if (!process.env.DATABASE_URL) return this.skip(); // PGlite is one in-process connection: there is no second instance to race.
       const log = createLogger({ level: 'warn', destination: { write: () => true } as never });
