@@ -93,7 +93,7 @@ describe('OAuth entities and APIv4 actions (real authorization servers)', functi
       },
     }));
     t = await bootTestKernel({
-      plugins: [...OAUTH_BASE_PLUGINS, 'oauth-grant-authorization-code', 'oauth-grant-password', 'oauth-grant-client-credentials'],
+      plugins: [...OAUTH_BASE_PLUGINS, 'auth-session', 'oauth-grant-authorization-code', 'oauth-grant-password', 'oauth-grant-client-credentials'],
       config: { dataDir, server: { publicUrl: PUBLIC }, pluginConfig: { 'oauth-client': { timeoutMs: 3000, landingUrls: ['https://partner.example/app/'] } } },
     });
     store = t.kernel.container.resolve<OAuthStore>('oauthStore');
@@ -188,6 +188,27 @@ describe('OAuth entities and APIv4 actions (real authorization servers)', functi
       const one = await call('OAuthClient', 'authorizationCode', { where: [['id', '=', oidcClientId]], scopes: 'openid', prompt: 'none' }, user.principal);
       expect(new URL(String(one[0].url)).searchParams.get('scope')).to.equal('openid');
       expect(new URL(String(one[0].url)).searchParams.get('prompt')).to.equal('none');
+    });
+
+    it('reference examples: default scopes joined with ",", an unsupported response mode, web_message with response_origin and continue_url', async () => {
+      const ex1 = Number((await store.createClient(db, { provider: 'test_example_1', guid: 'example-id' })).id);
+      const ex3 = Number((await store.createClient(db, { provider: 'test_example_3', guid: 'example-id' })).id);
+      const [r1] = await call('OAuthClient', 'authorizationCode', { where: [['id', '=', ex1]] }, user.principal);
+      const u1 = new URL(String(r1.url));
+      expect(u1.host + u1.pathname).to.equal('example.com/one/auth');
+      expect(u1.searchParams.get('scope')).to.equal('scope-1-foo,scope-1-bar');
+      expect(u1.searchParams.get('client_id')).to.equal('example-id');
+      expect(u1.searchParams.get('redirect_uri')).to.contain('/crm/oauth-client/return');
+      const [r1b] = await call('OAuthClient', 'authorizationCode', { where: [['id', '=', ex1]], scopes: 'scope-1-bar' }, user.principal);
+      expect(new URL(String(r1b.url)).searchParams.get('scope')).to.equal('scope-1-bar');
+      const err = await failure(call('OAuthClient', 'authorizationCode', { where: [['id', '=', ex1]], responseMode: 'web_message' }, user.principal));
+      expect(err.message).to.equal('Unsupported response mode: web_message');
+      const [r3] = await call('OAuthClient', 'authorizationCode', { where: [['id', '=', ex3]], responseMode: 'web_message' }, user.principal);
+      const u3 = new URL(String(r3.url));
+      expect(r3.response_mode).to.equal('web_message');
+      expect(u3.searchParams.get('response_mode')).to.equal('web_message');
+      expect(r3.response_origin).to.equal('https://example.com');
+      expect(r3.continue_url).to.equal(u3.searchParams.get('redirect_uri'));
     });
 
     it('needs exactly one client: missing, ambiguous, or chosen by provider + orderBy + limit 1', async () => {
@@ -536,6 +557,37 @@ describe('OAuth entities and APIv4 actions (real authorization servers)', functi
       expect(await tokensWhere('OAuthSessionToken', 'r-session-end')).to.have.length(1);
       await sessions.end(db, temp.cookie);
       expect(await tokensWhere('OAuthSessionToken', 'r-session-end')).to.have.length(0);
+    });
+  });
+
+  describe('session binding and entity lifecycles (what the generic APIv4 actions will run)', () => {
+    it('auth-session puts the session id hash on the principal', async () => {
+      const { authCredential } = await import('../../../kernel');
+      const res = await t.kernel.hooks.run(authCredential, {
+        method: 'GET', path: '/x', ip: '127.0.0.1', headers: {}, query: {}, body: {}, accepts: ['session'], route: 't:x',
+        cookie: (name: string) => (name === 'crm_session' ? user.cookie : undefined),
+      });
+      expect(res && 'accept' in res ? res.accept.attributes?.sessionHash : null).to.equal(user.hash);
+    });
+
+    it('OAuthClient create checks the provider; OAuthContactToken create applies the tag rules; OAuthSessionToken is per session', async () => {
+      const entities = t.kernel.container.resolve<import('../../../plugins/entity-core').EntityRegistry>('entities');
+      const run = async (entity: string, values: Row, principal: Principal) => {
+        let out: Row = values;
+        for (const l of entities.get(entity).lifecycle) {
+          if (l.beforeSave) out = ((await l.beforeSave(out, { db, principal, params: values, existing: null, call: async () => ({ id: 0 }) })) ?? out) as Row;
+        }
+        return out;
+      };
+      expect((await failure(run('OAuthClient', { provider: 'nope', guid: 'g' }, ADMIN))).message).to.equal('Invalid provider name: nope');
+      expect((await run('OAuthContactToken', { tag: `linkContact:${other.contactId}` }, user.principal)).contact_id).to.equal(other.contactId);
+      expect((await run('OAuthContactToken', { tag: 'nullContactId' }, user.principal)).contact_id).to.equal(null);
+      expect((await run('OAuthContactToken', { tag: 'x' }, user.principal)).contact_id).to.equal(user.contactId);
+      expect((await run('OAuthContactToken', { tag: 'x', contact_id: 5 }, user.principal)).contact_id).to.equal(5);
+      expect((await run('OAuthSessionToken', { tag: 's' }, user.principal)).session_hash).to.equal(user.hash);
+      expect((await failure(run('OAuthSessionToken', { tag: 's' }, who(['*'], 3)))).code).to.equal('E_OAUTH_NO_SESSION');
+      const get = entities.get('OAuthSessionToken').lifecycle.find((l) => l.beforeGet)!.beforeGet!;
+      expect(get({}, { principal: other.principal })).to.deep.equal({ where: [{ path: 'session_hash', op: '=', value: other.hash }] });
     });
   });
 
