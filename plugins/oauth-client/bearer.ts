@@ -1,6 +1,7 @@
 /**
  * The `oauthAccess` service: a fresh access token (and its `Authorization` header) for a stored
  * token, refreshing it first when it is due (under the same row lock as the refresh actions).
+ * Inside an action handler pass `{ db: ctx.db }`.
  * @example const { headers } = await scope.cradle.oauthAccess.bearer({ storage: 'OAuthSysToken', tag: 'MailSettings:3' });
  */
 import type { Knex } from 'knex';

@@ -85,6 +85,11 @@ export default definePlugin<OAuthClientOptions>((ctx) => {
     },
   });
   entities.extend('OAuthContactToken', {
+    // Through the permissioned API, tokens without a contact are invisible (reference §6.3).
+    beforeGet(_params, { principal }) {
+      if (principal.attributes?.[TRUSTED]) return;
+      return { where: [{ path: 'contact_id', op: 'IS NOT NULL' }] };
+    },
     // Tag → contact rules (§6.3) on every create that does not name the contact.
     async beforeSave(values, sc) {
       if (sc.existing || values.contact_id !== undefined) return values;

@@ -18,7 +18,8 @@ import type { OAuthTokens } from './tokens';
 import { RETURN_PATH } from './tokens';
 
 export const START_PATH = '/crm/oauth-client/start';
-export const STATE_COOKIE = 'crm_oauth_state';
+/** One cookie per sessionless state (several flows may run in one browser). */
+export const stateCookie = (state: string) => `crm_oauth_${state}`;
 
 export const escapeHtml = (s: unknown) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
@@ -44,8 +45,9 @@ export function oauthRoutes(resolve: <T>(name: string) => T): RouteDefinition[] 
       path: START_PATH,
       handler: async (ctx, scope) => {
         try {
-          const { cookie, providerUrl } = await store().claimState(scope.cradle.db, one(ctx.query.state) ?? '');
-          ctx.cookies.set(STATE_COOKIE, cookie, { httpOnly: true, sameSite: 'lax', secure: ctx.secure, path: '/crm/oauth-client', maxAge: 86400 * 1000, overwrite: true, signed: false });
+          const id = one(ctx.query.state) ?? '';
+          const { cookie, providerUrl } = await store().claimState(scope.cradle.db, id);
+          ctx.cookies.set(stateCookie(id), cookie, { httpOnly: true, sameSite: 'lax', secure: ctx.secure, path: '/crm/oauth-client', maxAge: 86400 * 1000, overwrite: true, signed: false });
           ctx.set('Cache-Control', 'no-store');
           ctx.redirect(providerUrl);
         } catch (err) {
@@ -66,7 +68,9 @@ export function oauthRoutes(resolve: <T>(name: string) => T): RouteDefinition[] 
         const session = await sessions.read(db, ctx.cookies.get(sessions.options.cookieName));
         try {
           // Single use: the state is consumed before anything else, whatever happens next.
-          const state = await s.consumeState(db, one(ctx.query.state), { sessionHash: session?.idHash ?? null, cookie: ctx.cookies.get(STATE_COOKIE) ?? null });
+          const stateId = one(ctx.query.state);
+          const cookie = stateId && /^CC_[A-Za-z0-9]{1,60}$/.test(stateId) ? ctx.cookies.get(stateCookie(stateId)) ?? null : null;
+          const state = await s.consumeState(db, stateId, { sessionHash: session?.idHash ?? null, cookie });
           const providerError = one(ctx.query.error);
           if (providerError) {
             resolve<import('pino').Logger>('log').info({ plugin: 'oauth-client', error: providerError.slice(0, 100) }, 'OAuth returned error');
@@ -93,6 +97,7 @@ export function oauthRoutes(resolve: <T>(name: string) => T): RouteDefinition[] 
               createContact: api3ContactCreator(scope, trx),
             });
             const mailId = await mailSetup(trx, s, state.storage, row);
+            if (cookie && stateId) ctx.cookies.set(stateCookie(stateId), '', { path: '/crm/oauth-client', maxAge: 0, httpOnly: true, overwrite: true });
             return mailId ? { ...row, tag: `MailSettings:${mailId}`, mail_settings_id: mailId } : row;
           });
           if (landing) {

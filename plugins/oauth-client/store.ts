@@ -267,6 +267,8 @@ export class OAuthStore {
   /** The rows a principal may see (contact tokens: row rules; session tokens: the caller's session). */
   async selectTokens(db: Knex, storage: Storage, sel: Selector, principal: Principal | null): Promise<Row[]> {
     const extra: Condition[] = [];
+    // Through the permissioned API, contact tokens without a contact are invisible (reference §6.3).
+    if (storage === 'OAuthContactToken' && principal && !principal.attributes?.[TRUSTED]) extra.push({ path: 'contact_id', op: 'IS NOT NULL' });
     if (storage === 'OAuthSessionToken' && principal) {
       const hash = principal.attributes?.[SESSION_ATTR];
       extra.push({ path: 'session_hash', op: '=', value: typeof hash === 'string' ? hash : '-' });

@@ -349,7 +349,8 @@ describe('OAuth entities and APIv4 actions (real authorization servers)', functi
         const go = await http.get(link.pathname + link.search);
         expect(go.status).to.equal(302);
         expect(String(go.headers.location)).to.match(new RegExp(`^${servers.oidc.authorizeUrl}`));
-        const cookie = (go.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith('crm_oauth_state='))!;
+        const state = link.searchParams.get('state')!;
+        const cookie = (go.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith(`crm_oauth_${state}=`))!;
         expect(cookie).to.match(/httponly/i);
         // A second browser cannot claim it.
         expect((await (await t.http()).get(link.pathname + link.search)).status).to.equal(400);
@@ -599,6 +600,8 @@ describe('OAuth entities and APIv4 actions (real authorization servers)', functi
       const noContact = async () => { throw new Error('no'); };
       mineId = Number((await store.saveToken(db, 'OAuthContactToken', rec, { callerContactId: null, contactId: user.contactId, createContact: noContact })).id);
       theirsId = Number((await store.saveToken(db, 'OAuthContactToken', { ...rec, scopes: ['profile'] }, { callerContactId: null, contactId: other.contactId, createContact: noContact })).id);
+      // A token without a contact: invisible through the permissioned API.
+      await store.saveToken(db, 'OAuthContactToken', { ...rec, scopes: ['profile'] }, { callerContactId: null, contactId: null, createContact: noContact });
     });
     const visible = async (p: Principal) => (await store.selectTokens(db, 'OAuthContactToken', { where: [['tag', '=', 'rows']] }, p)).map((r) => r.id);
 
