@@ -25,7 +25,7 @@ export default definePlugin<{ afterLogin: string }>(({ config, hooks, services }
     const sessions = services.resolve<SessionStore>('sessions');
     const session = await sessions.read(services.resolve<Kernel['db']>('db'), req.cookie(sessions.options.cookieName));
     if (!session) return undefined;
-    return { accept: { contactId: session.contactId, userId: session.userId, via: 'session', flow: 'session', attributes: { session: session.data } } };
+    return { accept: { contactId: session.contactId, userId: session.userId, via: 'session', flow: 'session', attributes: { session: session.data, sessionHash: session.idHash } } };
   }, { stage: Stage.LATE });
 
   hooks.tap(httpRoutes, () => [

@@ -13,6 +13,10 @@ export const oauthErrorCodes = {
   E_OAUTH_ID_TOKEN: { status: 502, expose: true, meaning: 'An id_token failed verification (signature, issuer, audience, expiry)' },
   E_OAUTH_INSECURE: { status: 400, expose: true, meaning: 'Refused: credentials over plain HTTP, or an unverifiable id_token from a non-HTTPS token URL' },
   E_OAUTH_NO_REFRESH_TOKEN: { status: 409, expose: true, meaning: 'The token has no refresh_token, so it cannot be refreshed' },
+  E_OAUTH_CLIENT_NOT_FOUND: { status: 404, expose: true, meaning: 'The selection names no OAuth client, or more than one (grant actions need exactly one)' },
+  E_OAUTH_STATE: { status: 400, expose: true, meaning: 'The authorization state is unknown, expired, already used, or belongs to another session or browser' },
+  E_OAUTH_LANDING: { status: 400, expose: true, meaning: "The landing URL is neither on the service's own origin nor in pluginConfig.oauth-client.landingUrls" },
+  E_OAUTH_NO_SESSION: { status: 400, expose: true, meaning: 'OAuthSessionToken storage needs a caller with a session' },
 } as const;
 
 export type OAuthErrorCode = keyof typeof oauthErrorCodes;

@@ -1,5 +1,15 @@
 import path from 'node:path';
-import { definePlugin, KernelError, type HookBus } from '../../kernel';
+import { cliCommands, definePlugin, httpRoutes, KernelError, type HookBus, type Kernel } from '../../kernel';
+import { entityAccess, type EntityRegistry } from '../entity-core';
+import type { EntityStore } from '../entity-core/store';
+import { TRUSTED } from '../entity-core/store';
+import { permissionsCatalogue } from '../users/hooks';
+import { contactTokenAccess } from './access';
+import { defineOAuthActions } from './actions';
+import { OAuthAccess } from './bearer';
+import { ENTITIES, OAUTH_PERMISSIONS } from './entities';
+import { oauthRoutes } from './route';
+import { OAuthStore, SESSION_ATTR } from './store';
 import { builtinProviderClasses } from './drivers';
 import './errors';
 import { oauthGrants, oauthProviderClasses, oauthProviders, ProviderStage } from './hooks';
@@ -12,6 +22,7 @@ export interface OAuthClientOptions {
   timeoutMs: number;
   allowInsecureHttp: boolean;
   redirectUri?: string;
+  landingUrls: string[];
 }
 
 /** The repository's top-level `providers/` folder. */
@@ -58,6 +69,80 @@ export default definePlugin<OAuthClientOptions>((ctx) => {
     redirectUri: config.redirectUri,
     publicUrl: serviceConfig.server.publicUrl,
   }));
+
+  // ---- storage: entities, permissions, row rules, actions, routes, services ----
+  const publicUrl = serviceConfig.server.publicUrl ?? `http://${serviceConfig.server.host}:${serviceConfig.server.port}`;
+  const entities = services.resolve<EntityRegistry>('entities');
+  const sessionOf = (p: { attributes?: Readonly<Record<string, unknown>> }) => (typeof p.attributes?.[SESSION_ATTR] === 'string' ? p.attributes[SESSION_ATTR] as string : null);
+  const store = () => services.resolve<OAuthStore>('oauthStore');
+  for (const def of ENTITIES) entities.define(def);
+  entities.extend('OAuthClient', {
+    // Generic create/update (APIv4) check the provider as the reference does.
+    async beforeSave(values) {
+      if (values.provider !== undefined) await store().checkProvider(values.provider);
+      if (values.options !== undefined && values.options !== null && typeof values.options === 'object') values.options = JSON.stringify(values.options);
+      return values;
+    },
+  });
+  entities.extend('OAuthContactToken', {
+    // Through the permissioned API, tokens without a contact are invisible (reference §6.3).
+    beforeGet(_params, { principal }) {
+      if (principal.attributes?.[TRUSTED]) return;
+      return { where: [{ path: 'contact_id', op: 'IS NOT NULL' }] };
+    },
+    // Tag → contact rules (§6.3) on every create that does not name the contact.
+    async beforeSave(values, sc) {
+      if (sc.existing || values.contact_id !== undefined) return values;
+      const contactId = await store().contactFromTag(sc.db, values as never, {
+        callerContactId: sc.principal.contactId,
+        createContact: async (params) => Number(((await sc.call('Contact', 'create', params)) as { id: number }).id),
+      });
+      return { ...values, contact_id: contactId };
+    },
+  });
+  entities.extend('OAuthSessionToken', {
+    // Only the caller's own session's tokens, and new ones go to the caller's session.
+    beforeGet(_params, { principal }) {
+      if (principal.attributes?.[TRUSTED]) return;
+      return { where: [{ path: 'session_hash', op: '=', value: sessionOf(principal) ?? '-' }] };
+    },
+    beforeSave(values, sc) {
+      if (sc.existing) return values;
+      const hash = sessionOf(sc.principal);
+      if (!hash) throw new KernelError('E_OAUTH_NO_SESSION', 'OAuthSessionToken storage needs a logged-in session (the caller has none)');
+      return { ...values, session_hash: hash };
+    },
+  });
+  hooks.tap(permissionsCatalogue, () => OAUTH_PERMISSIONS);
+  hooks.tap(entityAccess, ({ entity, operation, principal }) => contactTokenAccess(entity, operation, principal));
+  defineOAuthActions(ctx.actions, {
+    store, tokens: () => services.resolve<OAuthTokens>('oauthTokens'), providers: () => services.resolve<ProviderRegistry>('oauthProviders'), publicUrl,
+  });
+  ctx.actions.define({
+    version: 3, entity: 'System', action: 'flush',
+    description: "Flushes this instance's caches (the OAuth provider list)",
+    params: { type: 'object' },
+    permission: 'administer CRM',
+    handler: () => {
+      services.resolve<ProviderRegistry>('oauthProviders').flush();
+      return { is_error: 0, version: 3, count: 0, values: [] };
+    },
+  });
+  hooks.tap(cliCommands, () => ({
+    name: 'flush',
+    description: 'Flush caches (the OAuth provider list) of this process; running servers rebuild theirs within cacheTtl',
+    run: (_args: string[], _opts: Record<string, unknown>, kernel: Kernel) => {
+      (kernel.container.resolve('oauthProviders') as ProviderRegistry).flush();
+      return 'Flushed: OAuth provider list';
+    },
+  }));
+  hooks.tap(httpRoutes, () => oauthRoutes((name) => services.resolve(name)));
+  services.singleton('oauthStore', ({ log }) => new OAuthStore({
+    entities, store: services.resolve<EntityStore>('entityStore'), tokens: services.resolve<OAuthTokens>('oauthTokens'),
+    providers: services.resolve<ProviderRegistry>('oauthProviders'), log: log.child({ plugin: 'oauth-client' }),
+    landingAllow: config.landingUrls ?? [], publicUrl,
+  }));
+  services.singleton('oauthAccess', () => new OAuthAccess(store, () => services.resolve<Kernel['db']>('db')));
 
   ctx.onReady(async () => {
     const bus = services.resolve<HookBus>('hooks');

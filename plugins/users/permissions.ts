@@ -14,9 +14,4 @@ export const CORE_PERMISSIONS: PermissionInfo[] = [
   { name: 'edit my contact', label: 'CRM: edit my contact' },
   { name: 'authenticate with api key', label: 'AuthX: authenticate to services with API key' },
   { name: 'authenticate with password', label: 'AuthX: authenticate to services with password' },
-  { name: 'manage OAuth client', label: 'OAuth: manage OAuth client', description: 'Create and delete OAuth clients, including the secret' },
-  { name: 'manage OAuth client secrets', label: 'OAuth: manage OAuth client secrets', description: 'Read access and refresh tokens of system tokens' },
-  { name: 'create OAuth tokens via auth code flow', label: 'OAuth: create tokens via the authorization code flow' },
-  { name: 'manage my OAuth contact tokens', label: 'OAuth: manage my contact tokens' },
-  { name: 'manage all OAuth contact tokens', label: 'OAuth: manage all contact tokens' },
 ];

@@ -357,3 +357,6 @@ export async function scriptedLogin(authorizationUrl: string, redirectUri: strin
   }
   throw new Error('Too many steps in the scripted login');
 }
+
+/** The plugins oauth-client needs (its dependencies) plus itself: spread before the grant plugins under test. */
+export const OAUTH_BASE_PLUGINS = ['entity-core', 'entity-option', 'api3', 'entity-contact', 'users', 'oauth-client'];

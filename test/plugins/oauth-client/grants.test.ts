@@ -13,7 +13,7 @@ import type { KernelError } from '../../../kernel';
 import type { OAuthTokens } from '../../../plugins/oauth-client/tokens';
 import type { ClientRecord, TokenRecord } from '../../../plugins/oauth-client/types';
 import {
-  O2S_CLIENT, O2S_USER, OIDC_CLIENT, OIDC_M2M_CLIENT, scriptedLogin, startOAuthServers, tempDataDir, writeTestProviders, type RunningOAuthServers,
+  OAUTH_BASE_PLUGINS, O2S_CLIENT, O2S_USER, OIDC_CLIENT, OIDC_M2M_CLIENT, scriptedLogin, startOAuthServers, tempDataDir, writeTestProviders, type RunningOAuthServers,
 } from '../../support/oauth-servers';
 
 const SECRETS = [OIDC_CLIENT.secret, OIDC_M2M_CLIENT.secret, O2S_CLIENT.secret, O2S_USER.password];
@@ -50,7 +50,7 @@ describe('oauth grants against real authorization servers', function () {
     dataDir = tempDataDir();
     writeTestProviders(servers, path.join(dataDir, 'oauth-providers'));
     t = await bootTestKernel({
-      plugins: ['oauth-client', 'oauth-grant-authorization-code', 'oauth-grant-password', 'oauth-grant-client-credentials'],
+      plugins: [...OAUTH_BASE_PLUGINS, 'oauth-grant-authorization-code', 'oauth-grant-password', 'oauth-grant-client-credentials'],
       config: { dataDir, pluginConfig: { 'oauth-client': { timeoutMs: 1500 } } },
     });
     tokens = t.kernel.container.resolve('oauthTokens');

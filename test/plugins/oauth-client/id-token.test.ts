@@ -8,7 +8,7 @@ import type { KernelError } from '../../../kernel';
 import { verifyIdToken } from '../../../plugins/oauth-client/id-token';
 import type { OAuthTokens } from '../../../plugins/oauth-client/tokens';
 import type { ProviderRecord } from '../../../plugins/oauth-client/types';
-import { OIDC_CLIENT, scriptedLogin, startOAuthServers, tempDataDir, testProviderRecords, writeTestProviders, type RunningOAuthServers } from '../../support/oauth-servers';
+import { OAUTH_BASE_PLUGINS, OIDC_CLIENT, scriptedLogin, startOAuthServers, tempDataDir, testProviderRecords, writeTestProviders, type RunningOAuthServers } from '../../support/oauth-servers';
 
 async function failure(p: Promise<unknown>): Promise<KernelError> {
   try {
@@ -40,7 +40,7 @@ describe('oauth-client id_token verification', function () {
     servers = await startOAuthServers();
     dataDir = tempDataDir();
     writeTestProviders(servers, path.join(dataDir, 'oauth-providers'));
-    t = await bootTestKernel({ plugins: ['oauth-client', 'oauth-grant-authorization-code'], config: { dataDir }, logLevel: 'warn' });
+    t = await bootTestKernel({ plugins: [...OAUTH_BASE_PLUGINS, 'oauth-grant-authorization-code'], config: { dataDir }, logLevel: 'warn' });
     tokens = t.kernel.container.resolve('oauthTokens');
     // A real id_token, fetched straight from the token endpoint.
     const start = await tokens.authorizationUrl({ client });

@@ -11,7 +11,7 @@ import { isKernelError, type KernelError } from '../../../kernel';
 import { GenericProvider } from '../../../plugins/oauth-client/drivers';
 import { mergeProviders, providerNameFromFile, readProviderDir, type ProviderRegistry } from '../../../plugins/oauth-client/providers';
 import { CORE_PROVIDERS_DIR } from '../../../plugins/oauth-client/register';
-import { tempDataDir } from '../../support/oauth-servers';
+import { OAUTH_BASE_PLUGINS, tempDataDir } from '../../support/oauth-servers';
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/oauth-plugins');
 const client = { provider: 'x', guid: 'client-1' };
@@ -85,7 +85,7 @@ describe('oauth-client providers', () => {
       mkdirSync(priv, { recursive: true });
       writeFileSync(path.join(priv, 'gmail.json'), JSON.stringify({ title: 'Private Gmail', options: { urlAuthorize: 'https://private.example/auth', urlAccessToken: 'https://private.example/token' } }));
       writeFileSync(path.join(priv, 'overridden_privately.json'), JSON.stringify({ title: 'From the private folder', options: { urlAuthorize: 'https://private.example/auth' } }));
-      t = await bootTestKernel({ plugins: ['oauth-client', 'oauth-extra-providers'], pluginDirs: [fixtures], config: { dataDir }, logLevel: 'warn' });
+      t = await bootTestKernel({ plugins: [...OAUTH_BASE_PLUGINS, 'oauth-extra-providers'], pluginDirs: [fixtures], config: { dataDir }, logLevel: 'warn' });
       providers = t.kernel.container.resolve('oauthProviders');
     });
 
@@ -182,7 +182,7 @@ describe('oauth-client providers', () => {
   describe('tenant replacement', () => {
     it('puts the client tenant, or common, into the authorization and token URLs only', async () => {
       const dataDir = tempDataDir();
-      const t = await bootTestKernel({ plugins: ['oauth-client'], config: { dataDir }, logLevel: 'warn' });
+      const t = await bootTestKernel({ plugins: OAUTH_BASE_PLUGINS, config: { dataDir }, logLevel: 'warn' });
       try {
         const driver = await t.kernel.container.resolve<ProviderRegistry>('oauthProviders').driver('ms-exchange');
         const c = { provider: 'ms-exchange', guid: 'g' };
@@ -207,7 +207,7 @@ describe('oauth-client providers', () => {
       mkdirSync(path.join(dataDir, 'oauth-providers'));
       writeFileSync(path.join(dataDir, 'oauth-providers', 'typo.json'), '{"title": "x", "options": {},}');
       try {
-        const err = await bootError({ plugins: ['oauth-client'], config: { dataDir } });
+        const err = await bootError({ plugins: OAUTH_BASE_PLUGINS, config: { dataDir } });
         expect(err.code).to.equal('E_OAUTH_PROVIDER_INVALID');
         expect(err.message).to.contain('<dataDir>/oauth-providers/typo.json is not valid JSON');
       } finally {
@@ -216,25 +216,25 @@ describe('oauth-client providers', () => {
     });
 
     it('names the plugin of a malformed hook provider', async () => {
-      const err = await bootError({ plugins: ['oauth-client', 'oauth-bad-provider'], pluginDirs: [fixtures], config: { dataDir: tempDataDir() } });
+      const err = await bootError({ plugins: [...OAUTH_BASE_PLUGINS, 'oauth-bad-provider'], pluginDirs: [fixtures], config: { dataDir: tempDataDir() } });
       expect(err.code).to.equal('E_OAUTH_PROVIDER_INVALID');
       expect(err.message).to.contain('"broken" from plugin oauth-bad-provider').and.contain('options.scopes must be array');
     });
 
     it('refuses two plugins registering the same provider class, naming both', async () => {
-      const err = await bootError({ plugins: ['oauth-client', 'oauth-dup-class'], pluginDirs: [fixtures], config: { dataDir: tempDataDir() } });
+      const err = await bootError({ plugins: [...OAUTH_BASE_PLUGINS, 'oauth-dup-class'], pluginDirs: [fixtures], config: { dataDir: tempDataDir() } });
       expect(err.code).to.equal('E_HOOK_DUPLICATE');
       expect(err.message).to.equal('OAuth provider class "generic" is contributed by both plugin oauth-client and plugin oauth-dup-class');
     });
 
     it('refuses two plugins claiming the same grant type or alias, naming both', async () => {
-      const err = await bootError({ plugins: ['oauth-client', 'oauth-grant-password', 'oauth-dup-grant'], pluginDirs: [fixtures], config: { dataDir: tempDataDir() } });
+      const err = await bootError({ plugins: [...OAUTH_BASE_PLUGINS, 'oauth-grant-password', 'oauth-dup-grant'], pluginDirs: [fixtures], config: { dataDir: tempDataDir() } });
       expect(err.code).to.equal('E_HOOK_DUPLICATE');
       expect(err.message).to.match(/^OAuth grant type "userPassword" is contributed by both plugin oauth-(grant-password|dup-grant) and plugin oauth-(grant-password|dup-grant)$/);
     });
 
     it('leaves test providers out outside test mode', async () => {
-      const t = await bootTestKernel({ plugins: ['oauth-client'], config: { mode: 'development', dataDir: tempDataDir() }, logLevel: 'warn' });
+      const t = await bootTestKernel({ plugins: OAUTH_BASE_PLUGINS, config: { mode: 'development', dataDir: tempDataDir(), pluginConfig: { users: { firstRun: false } } }, logLevel: 'warn' });
       try {
         const names = (await t.kernel.container.resolve<ProviderRegistry>('oauthProviders').list()).map((p) => p.name);
         expect(names).to.include('gmail');

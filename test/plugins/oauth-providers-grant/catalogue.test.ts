@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { bootTestKernel, type TestKernel } from '../../../kernel/testing';
 import type { ProviderRegistry } from '../../../plugins/oauth-client/providers';
 import { grantProviders, loadGrantCatalogue, mapGrantEntry } from '../../../plugins/oauth-providers-grant/catalogue';
-import { tempDataDir } from '../../support/oauth-servers';
+import { OAUTH_BASE_PLUGINS, tempDataDir } from '../../support/oauth-servers';
 
 describe('oauth-providers-grant', () => {
   describe('mapping', () => {
@@ -52,7 +52,7 @@ describe('oauth-providers-grant', () => {
       dataDir = tempDataDir();
       mkdirSync(path.join(dataDir, 'oauth-providers'));
       writeFileSync(path.join(dataDir, 'oauth-providers', 'github.json'), JSON.stringify({ title: 'Our GitHub', options: { urlAuthorize: 'https://github.example/auth', scopeSeparator: ' ' } }));
-      t = await bootTestKernel({ plugins: ['oauth-client', 'oauth-providers-grant'], config: { dataDir }, logLevel: 'warn' });
+      t = await bootTestKernel({ plugins: [...OAUTH_BASE_PLUGINS, 'oauth-providers-grant'], config: { dataDir }, logLevel: 'warn' });
       providers = t.kernel.container.resolve('oauthProviders');
     });
 

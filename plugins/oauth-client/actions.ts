@@ -1,0 +1,243 @@
+/**
+ * Entity-specific APIv4 actions of the OAuth entities. Handlers return the list of result records
+ * (the APIv4 binding wraps them in its envelope). Generic CRUD (get/create/update/delete…) comes from
+ * the generic APIv4 actions over the metadata in entities.ts.
+ */
+import type { ActionContext, ActionRegistrar, Permission, Principal } from '../../kernel';
+import { KernelError } from '../../kernel';
+import { P, type Storage } from './entities';
+import type { ProviderRegistry } from './providers';
+import { api3ContactCreator, newStateId, OAuthStore, SESSION_ATTR, type Row, type Selector } from './store';
+import type { OAuthTokens } from './tokens';
+import type { ProviderRecord } from './types';
+
+const selectorProps = {
+  where: { type: 'array' },
+  orderBy: { type: 'object' },
+  limit: { type: 'integer', minimum: 0 },
+  offset: { type: 'integer', minimum: 0 },
+};
+const grantProps = {
+  ...selectorProps,
+  scopes: { anyOf: [{ type: 'array', items: { type: 'string' } }, { type: 'string' }, { type: 'null' }] },
+  storage: { type: 'string' },
+  tag: { type: ['string', 'null'], maxLength: 128 },
+};
+
+export const sessionHashOf = (p: Principal): string | null => {
+  const h = p.attributes?.[SESSION_ATTR];
+  return typeof h === 'string' && h ? h : null;
+};
+
+const selector = (params: Row): Selector => ({
+  where: params.where as unknown[] | undefined, orderBy: params.orderBy as Record<string, string> | undefined,
+  limit: params.limit as number | undefined, offset: params.offset as number | undefined,
+});
+
+const scopesOf = (v: unknown): string[] | null => (v === undefined || v === null ? null : Array.isArray(v) ? (v as string[]) : [String(v)]);
+
+interface Deps {
+  store: () => OAuthStore;
+  tokens: () => OAuthTokens;
+  providers: () => ProviderRegistry;
+  publicUrl: string;
+}
+
+export function defineOAuthActions(actions: ActionRegistrar, deps: Deps): void {
+  const { store, tokens, providers } = deps;
+
+  // ---- OAuthClient.authorizationCode ----
+  actions.define({
+    version: 4, entity: 'OAuthClient', action: 'authorizationCode',
+    description: 'Starts the authorization code flow (PKCE S256): returns the URL to send the user to; the state is kept in the database',
+    params: {
+      type: 'object', additionalProperties: false,
+      properties: {
+        ...grantProps,
+        landingUrl: { type: ['string', 'null'] },
+        prompt: { type: ['string', 'null'] },
+        ttl: { type: 'integer', minimum: 1, maximum: 86400 },
+        responseMode: { type: ['string', 'null'] },
+      },
+    },
+    permission: P.CLIENT,
+    writes: true,
+    async handler(params, ctx) {
+      const s = store();
+      const storage = OAuthStore.checkStorage(params.storage ?? 'OAuthSysToken');
+      const landingUrl = s.landingUrl(params.landingUrl);
+      const client = await s.locateClient(ctx.db, selector(params));
+      const sessionHash = sessionHashOf(ctx.principal);
+      const id = newStateId();
+      const start = await tokens().authorizationUrl({
+        client: s.clientRecord(client), scopes: scopesOf(params.scopes),
+        params: { state: id, prompt: params.prompt ?? null, responseMode: params.responseMode ?? null },
+      });
+      const responseMode = typeof params.responseMode === 'string' && params.responseMode ? params.responseMode : 'query';
+      await s.createState(ctx.db, id, {
+        clientId: Number(client.id), storage, tag: (params.tag as string | null) ?? null, scopes: start.scopes, landingUrl,
+        codeVerifier: start.codeVerifier, redirectUri: start.redirectUri, providerUrl: start.url, contactId: ctx.principal.contactId,
+      }, { sessionHash }, (params.ttl as number | undefined) ?? 3600);
+      // Without a session the state is bound to the first browser opening our start link (it sets a cookie).
+      const url = sessionHash ? start.url : new URL(`/crm/oauth-client/start?state=${id}`, deps.publicUrl).href;
+      const row: Row = { response_mode: responseMode, url };
+      if (responseMode === 'web_message') {
+        row.response_origin = new URL(start.url).origin;
+        row.continue_url = start.redirectUri;
+      }
+      return [row];
+    },
+  });
+
+  // ---- OAuthClient.userPassword / clientCredential / clientCredentials ----
+  const direct = (action: string, grant: string, description: string, extra: Record<string, object>) => actions.define({
+    version: 4, entity: 'OAuthClient', action, description,
+    params: { type: 'object', additionalProperties: false, properties: { ...grantProps, ...extra } },
+    permission: P.CLIENT,
+    writes: true,
+    async handler(params, ctx) {
+      const s = store();
+      const storage = OAuthStore.checkStorage(params.storage ?? 'OAuthSysToken');
+      const sessionHash = sessionHashOf(ctx.principal);
+      if (storage === 'OAuthSessionToken' && !sessionHash) throw new KernelError('E_OAUTH_NO_SESSION', 'OAuthSessionToken storage needs a logged-in session (the caller has none)');
+      const client = await s.locateClient(ctx.db, selector(params));
+      const record = await tokens().fetchToken(grant, {
+        client: s.clientRecord(client), scopes: scopesOf(params.scopes), tag: (params.tag as string | null) ?? null,
+        params: grant === 'password' ? { username: params.username, password: params.password } : {},
+      });
+      const row = await s.saveToken(ctx.db, storage, record, {
+        callerContactId: ctx.principal.contactId, sessionHash, createContact: api3ContactCreator(ctx.scope, ctx.db),
+      });
+      return [s.tokenResult(storage, row, ctx.principal)];
+    },
+  });
+  direct('userPassword', 'password', 'Gets a token with the resource owner password grant and stores it', {
+    username: { type: 'string', minLength: 1 }, password: { type: 'string', minLength: 1 },
+  });
+  direct('clientCredential', 'client_credentials', 'Gets a token with the client credentials grant and stores it', {});
+  direct('clientCredentials', 'client_credentials', 'Alias of clientCredential', {});
+
+  // ---- <Storage>.refresh ----
+  const refreshPerm: Record<Storage, Permission> = {
+    OAuthSysToken: P.CLIENT,
+    OAuthContactToken: { anyOf: [P.MY_CONTACT_TOKENS, P.ALL_CONTACT_TOKENS] },
+    OAuthSessionToken: 'administer CRM',
+  };
+  for (const storage of Object.keys(refreshPerm) as Storage[]) {
+    actions.define({
+      version: 4, entity: storage, action: 'refresh',
+      description: 'Refreshes the selected tokens that expire within threshold seconds (default 60; negative forces; no expiry always); one provider call per token even when callers race',
+      params: { type: 'object', additionalProperties: false, properties: { ...selectorProps, threshold: { type: 'integer' } } },
+      permission: refreshPerm[storage],
+      // Not one transaction: each token is refreshed (or its error recorded) under its own row lock and committed.
+      writes: false,
+      handler: (params, ctx) => refreshTokens(store(), storage, params, ctx),
+    });
+  }
+
+  // ---- OAuthProvider (read-only, over the providers service) ----
+  actions.define({
+    version: 4, entity: 'OAuthProvider', action: 'get',
+    description: 'Lists OAuth providers (where on name, title, class, tags — CONTAINS — ; select; orderBy; limit)',
+    params: { type: 'object', additionalProperties: false, properties: { ...selectorProps, select: { type: 'array', items: { type: 'string' } } } },
+    permission: 'access CRM',
+    async handler(params) {
+      return queryProviders(await providers().list(), params);
+    },
+  });
+  actions.define({
+    version: 4, entity: 'OAuthProvider', action: 'getFields',
+    description: 'Fields of OAuthProvider',
+    params: { type: 'object', properties: { select: { type: 'array' } }, additionalProperties: true },
+    permission: 'access CRM',
+    handler: () => PROVIDER_FIELDS.map((f) => ({ ...f, entity: 'OAuthProvider', readonly: true })),
+  });
+}
+
+export async function refreshTokens(s: OAuthStore, storage: Storage, params: Row, ctx: Pick<ActionContext, 'db' | 'principal'>): Promise<Row[]> {
+  const rows = await s.selectTokens(ctx.db, storage, selector(params), ctx.principal);
+  const out: Row[] = [];
+  let firstError: unknown;
+  for (const r of rows) {
+    try {
+      const res = await s.refreshOne(ctx.db, storage, Number(r.id), params.threshold as number | undefined);
+      if (res.error) firstError ??= res.error;
+      else out.push(s.tokenResult(storage, res.row, ctx.principal));
+    } catch (err) {
+      firstError ??= err;
+    }
+  }
+  // A batch goes on past a failing token; when nothing could be refreshed, the caller hears why.
+  if (!out.length && firstError) throw firstError;
+  return out;
+}
+
+export const PROVIDER_FIELDS = [
+  { name: 'name', data_type: 'String', title: 'Name' },
+  { name: 'title', data_type: 'String', title: 'Title' },
+  { name: 'class', data_type: 'String', title: 'Provider class' },
+  { name: 'options', data_type: 'Array', title: 'Options' },
+  { name: 'tags', data_type: 'Array', title: 'Tags' },
+  { name: 'contactTemplate', data_type: 'Array', title: 'Contact template' },
+  { name: 'mailSettingsTemplate', data_type: 'Array', title: 'Mail settings template' },
+  { name: 'templates', data_type: 'Array', title: 'Templates' },
+];
+const FIELD_NAMES = PROVIDER_FIELDS.map((f) => f.name);
+
+function likeToRegExp(pattern: string): RegExp {
+  const esc = pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/%/g, '.*').replace(/_/g, '.');
+  return new RegExp(`^${esc}$`, 'is');
+}
+
+function matches(p: Row, clause: unknown): boolean {
+  if (!Array.isArray(clause)) throw new KernelError('E_INVALID_PARAMS', 'Each where clause is [field, operator, value]');
+  if (clause[0] === 'OR' && Array.isArray(clause[1])) return clause[1].some((c) => matches(p, c));
+  if (clause[0] === 'AND' && Array.isArray(clause[1])) return clause[1].every((c) => matches(p, c));
+  const [field, rawOp, value] = clause as [string, string, unknown];
+  if (!FIELD_NAMES.includes(field)) throw new KernelError('E_INVALID_PARAMS', `Invalid field '${String(field)}'`);
+  const v = p[field];
+  switch (String(rawOp).toUpperCase()) {
+    case '=': return v === value;
+    case '!=': case '<>': return v !== value;
+    case 'LIKE': return typeof v === 'string' && likeToRegExp(String(value)).test(v);
+    case 'NOT LIKE': return !(typeof v === 'string' && likeToRegExp(String(value)).test(v));
+    case 'IN': return Array.isArray(value) && value.includes(v);
+    case 'NOT IN': return Array.isArray(value) && !value.includes(v);
+    case 'CONTAINS': return Array.isArray(v) && v.includes(value);
+    case 'IS NULL': return v === undefined || v === null;
+    case 'IS NOT NULL': return v !== undefined && v !== null;
+    default: throw new KernelError('E_INVALID_PARAMS', `Illegal operator ${String(rawOp)}`);
+  }
+}
+
+export function queryProviders(list: ProviderRecord[], params: Row): Row[] {
+  let rows: Row[] = list.map((p) => ({
+    name: p.name, title: p.title, class: p.class ?? 'generic', options: p.options ?? {}, tags: p.tags ?? [],
+    contactTemplate: p.contactTemplate ?? null, mailSettingsTemplate: p.mailSettingsTemplate ?? null, templates: p.templates ?? null,
+  }));
+  const where = (params.where ?? []) as unknown[];
+  if (!Array.isArray(where)) throw new KernelError('E_INVALID_PARAMS', 'where must be an array');
+  rows = rows.filter((r) => where.every((c) => matches(r, c)));
+  const orderBy = (params.orderBy ?? {}) as Record<string, string>;
+  const keys = Object.entries(orderBy);
+  for (const [k, d] of keys) {
+    if (!FIELD_NAMES.includes(k)) throw new KernelError('E_INVALID_PARAMS', `Invalid field '${k}'`);
+    if (!/^(ASC|DESC)$/i.test(String(d))) throw new KernelError('E_INVALID_PARAMS', `orderBy direction must be ASC or DESC`);
+  }
+  rows.sort((a, b) => {
+    for (const [k, d] of keys) {
+      const c = String(a[k] ?? '').localeCompare(String(b[k] ?? ''));
+      if (c) return /^desc$/i.test(d) ? -c : c;
+    }
+    return 0;
+  });
+  const offset = (params.offset as number | undefined) ?? 0;
+  const limit = params.limit as number | undefined;
+  rows = rows.slice(offset, limit ? offset + limit : undefined);
+  const select = params.select as string[] | undefined;
+  if (select?.length) {
+    for (const f of select) if (!FIELD_NAMES.includes(f)) throw new KernelError('E_INVALID_PARAMS', `Invalid field '${f}'`);
+    rows = rows.map((r) => Object.fromEntries(select.map((f) => [f, r[f]])));
+  }
+  return rows;
+}
