@@ -1,6 +1,6 @@
 import { definePlugin, engineOf, type Kernel } from '../../kernel';
 import { entityAccess } from './hooks';
-import { OptionBus } from './option-bus';
+import { ChangeBus } from './change-bus';
 import { EntityRegistry } from './registry';
 import { EntityStore } from './store';
 
@@ -9,11 +9,14 @@ export default definePlugin(({ services, serviceConfig, log, onReady, onClose, r
   services.value('entities', registry);
   services.value('entityStore', new EntityStore(registry, (q) => runHook(entityAccess, q)));
   const { url, schema } = serviceConfig.database;
-  const bus = new OptionBus(`crm_options_${schema ?? 'public'}`, () => registry.invalidateOptions(), log);
-  registry.useOptionBus(bus);
+  // One channel per schema, so tenants (and test runs) sharing a server do not hear each other.
+  const bus = new ChangeBus(`crm_changes_${schema ?? 'public'}`, log);
+  services.value('changeBus', bus);
+  bus.on('options', () => registry.invalidateOptions());
+  registry.useOptionBus({ announce: (db) => bus.announce(db, 'options') });
   onReady(async () => {
     registry.seal();
-    if (url && engineOf(services.resolve<Kernel['db']>('db')) === 'postgresql') await bus.listen(url, schema);
+    if (url && engineOf(services.resolve<Kernel['db']>('db')) === 'postgresql') await bus.listen(url);
   });
   onClose(() => bus.close());
 });

@@ -37,8 +37,8 @@ export class EntityRegistry {
 
   /** Call from inside an option write's transaction: every instance forgets its cached options once it commits. */
   async optionsChanged(db: Knex): Promise<void> {
-    this.invalidateOptions();
-    await this.bus?.announce(db);
+    if (this.bus) await this.bus.announce(db);
+    else this.invalidateOptions();
   }
 
   /** The options of a pseudoconstant field, or undefined when it has none. */

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { cliCommands, definePlugin, httpRoutes, KernelError, type HookBus, type Kernel } from '../../kernel';
-import { entityAccess, type EntityRegistry } from '../entity-core';
+import { entityAccess, type ChangeBus, type EntityRegistry } from '../entity-core';
 import type { EntityStore } from '../entity-core/store';
 import { TRUSTED } from '../entity-core/store';
 import { permissionsCatalogue } from '../users/hooks';
@@ -16,6 +16,9 @@ import { oauthGrants, oauthProviderClasses, oauthProviders, ProviderStage } from
 import { ProviderRegistry, readProviderDir } from './providers';
 import { OAuthTokens, refreshTokenGrant } from './tokens';
 import type { GrantHandler, ProviderClass } from './types';
+
+/** The change-bus topic that makes every instance rebuild its provider list. */
+const PROVIDERS_TOPIC = 'oauth-providers';
 
 export interface OAuthClientOptions {
   cacheTtl: number;
@@ -120,19 +123,19 @@ export default definePlugin<OAuthClientOptions>((ctx) => {
   });
   ctx.actions.define({
     version: 3, entity: 'System', action: 'flush',
-    description: "Flushes this instance's caches (the OAuth provider list)",
+    description: 'Flushes the caches (the OAuth provider list) of every instance',
     params: { type: 'object' },
     permission: 'administer CRM',
-    handler: () => {
-      services.resolve<ProviderRegistry>('oauthProviders').flush();
+    handler: async (_params, { db }) => {
+      await services.resolve<ChangeBus>('changeBus').announce(db, PROVIDERS_TOPIC);
       return { is_error: 0, version: 3, count: 0, values: [] };
     },
   });
   hooks.tap(cliCommands, () => ({
     name: 'flush',
-    description: 'Flush caches (the OAuth provider list) of this process; running servers rebuild theirs within cacheTtl',
-    run: (_args: string[], _opts: Record<string, unknown>, kernel: Kernel) => {
-      (kernel.container.resolve('oauthProviders') as ProviderRegistry).flush();
+    description: 'Flush the caches (the OAuth provider list) of every running instance on this PostgreSQL database',
+    run: async (_args: string[], _opts: Record<string, unknown>, kernel: Kernel) => {
+      await (kernel.container.resolve('changeBus') as ChangeBus).announce(kernel.db, PROVIDERS_TOPIC);
       return 'Flushed: OAuth provider list';
     },
   }));
@@ -149,6 +152,9 @@ export default definePlugin<OAuthClientOptions>((ctx) => {
     classes = keyed(await bus.collectAttributed(oauthProviderClasses), (c) => [c.name], 'OAuth provider class');
     grants = keyed(await bus.collectAttributed(oauthGrants), (g) => [g.grantType, ...(g.aliases ?? [])], 'OAuth grant type');
     // Build the list once now, so a malformed provider file stops the start naming the file.
-    await services.resolve<ProviderRegistry>('oauthProviders').list();
+    const providers = services.resolve<ProviderRegistry>('oauthProviders');
+    await providers.list();
+    // A flush announced anywhere (System.flush, `crm flush`, another instance) reaches this one.
+    services.resolve<ChangeBus>('changeBus').on(PROVIDERS_TOPIC, () => providers.flush());
   });
 });

@@ -6,7 +6,7 @@ export interface ProviderOptions {
   urlAuthorize?: string;
   urlAccessToken?: string;
   /** A URL answering the owner's details for the access token, or `{{use_id_token}}`. */
-  urlResourceOwnerDetails?: string;
+  urlResourceOwnerDetails?: string | null;
   /** JWKS used to verify id_tokens (our addition; `{{tenant}}` is replaced). */
   urlJwks?: string;
   /** Expected `iss` of id_tokens, when the provider has one issuer. */

@@ -1,0 +1,53 @@
+/**
+ * Tells every instance that cached data changed (option lists, the OAuth provider list…). A change
+ * is announced with `pg_notify` from inside the writing transaction, so PostgreSQL delivers it to
+ * every instance's listener — the announcing one included — only when the write commits, and never
+ * for a rolled-back write. Local subscribers also hear it at once. The embedded database serves one
+ * process (the CLI cannot open it while a server runs), so local delivery is all it needs.
+ */
+import pg from 'pg';
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+
+export class ChangeBus {
+  private client?: pg.Client;
+  private closing = false;
+  private readonly subscribers = new Map<string, Array<() => void>>();
+
+  constructor(private readonly channel: string, private readonly log: Logger) {}
+
+  /** Runs `fn` whenever `topic` changes here or on another instance. */
+  on(topic: string, fn: () => void): void {
+    this.subscribers.set(topic, [...(this.subscribers.get(topic) ?? []), fn]);
+  }
+
+  /** Announces a change; call it with the writing transaction when there is one. */
+  async announce(db: Knex, topic: string): Promise<void> {
+    this.deliver(topic);
+    if (this.client) await db.raw('select pg_notify(?, ?)', [this.channel, topic]);
+  }
+
+  /** Starts listening (PostgreSQL only); reconnects after a lost connection, assuming everything changed meanwhile. */
+  async listen(url: string): Promise<void> {
+    const client = new pg.Client({ connectionString: url });
+    client.on('notification', (msg) => this.deliver(msg.payload ?? ''));
+    client.on('error', (err) => {
+      this.log.warn({ err: err.message }, 'change listener lost its connection; reconnecting');
+      for (const topic of this.subscribers.keys()) this.deliver(topic);
+      client.end().catch(() => undefined);
+      if (!this.closing) setTimeout(() => void this.listen(url).catch(() => undefined), 1000).unref();
+    });
+    await client.connect();
+    await client.query(`LISTEN "${this.channel}"`);
+    this.client = client;
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    await this.client?.end().catch(() => undefined);
+  }
+
+  private deliver(topic: string): void {
+    for (const fn of this.subscribers.get(topic) ?? []) fn();
+  }
+}

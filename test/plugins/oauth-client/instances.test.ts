@@ -1,0 +1,46 @@
+/**
+ * Flushing the provider list reaches every instance on one PostgreSQL database: `crm flush` (or
+ * System.flush) announced by one process makes the others rebuild their list at once.
+ * PostgreSQL only (the embedded database is single-process): skipped without DATABASE_URL.
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { cliCommands, createKernel, type CliCommand, type Kernel } from '../../../kernel';
+import { createLogger } from '../../../kernel/log';
+import { bootTestKernel, type TestKernel } from '../../../kernel/testing';
+import type { ProviderRegistry } from '../../../plugins/oauth-client/providers';
+
+describe('oauth-client: provider flush across instances', function () {
+  let a: TestKernel;
+  let b: Kernel;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'crm-flush-'));
+  before(async function () {
+    if (!process.env.DATABASE_URL) this.skip();
+    a = await bootTestKernel({ plugins: ['oauth-client'], config: { dataDir, pluginConfig: { users: { firstRun: false } } }, logLevel: 'warn' });
+    b = await createKernel({ config: a.config, log: createLogger({ level: 'silent' }) });
+  });
+  after(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  it('a provider added to the private folder appears on instance A once instance B runs crm flush', async () => {
+    const names = async () => (await a.kernel.container.resolve<ProviderRegistry>('oauthProviders').list()).map((p) => p.name);
+    expect(await names()).to.not.include('late-provider');
+    mkdirSync(path.join(dataDir, 'oauth-providers'), { recursive: true });
+    writeFileSync(path.join(dataDir, 'oauth-providers', 'late-provider.json'), JSON.stringify({
+      title: 'Late', options: { urlAuthorize: 'https://auth.example.org/authorize', urlAccessToken: 'https://auth.example.org/token', urlResourceOwnerDetails: null, scopes: ['x'] },
+    }));
+    expect(await names(), 'cached until flushed').to.not.include('late-provider');
+    const flush = ((await b.hooks.run(cliCommands)) as CliCommand[]).find((c) => c.name === 'flush')!;
+    await flush.run([], {}, b);
+    let seen: string[] = [];
+    for (let i = 0; i < 40 && !seen.includes('late-provider'); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      seen = await names();
+    }
+    expect(seen).to.include('late-provider');
+  });
+});
