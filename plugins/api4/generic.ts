@@ -168,7 +168,8 @@ class Generic {
         for (const f of v4Fields(target)) if (!f.secret) fields.set(`${s.slice(0, -2)}.${f.name}`, f);
         continue;
       }
-      const r = resolvePath(this.registry, e, s, ctx.principal);
+      const r = resolvePath(this.registry, e, s, ctx.principal, { secretLeaf: true });
+      if (!mayRead(r.field, ctx.principal)) continue; // secrets are omitted for callers lacking their permission
       wc.paths.push(r);
       fields.set(s, r.field);
     }

@@ -36,7 +36,7 @@ export interface ResolvedPath {
 }
 
 /** Resolves `field` or `fk_field.field[.…]` strictly by metadata. */
-export function resolvePath(registry: EntityRegistry, e: CompiledEntity, path: unknown, principal: Principal): ResolvedPath {
+export function resolvePath(registry: EntityRegistry, e: CompiledEntity, path: unknown, principal: Principal, opts: { secretLeaf?: boolean } = {}): ResolvedPath {
   if (typeof path !== 'string' || !path) throw invalid(`Invalid field ${JSON.stringify(path)}`, { error_field: String(path) });
   const parts = path.split('.');
   if (parts.length - 1 > MAX_PATH_JOINS) throw invalid(`Too many joins in ${path} (at most ${MAX_PATH_JOINS})`, { error_field: path });
@@ -50,7 +50,8 @@ export function resolvePath(registry: EntityRegistry, e: CompiledEntity, path: u
     cur = target;
   }
   const field = v4Field(cur, parts[parts.length - 1]);
-  if (!field || !mayRead(field, principal)) throw invalid(`Invalid field '${path}'`, { error_field: path });
+  // A secret leaf is allowed only where the caller then omits it (get's select); elsewhere it does not exist.
+  if (!field || (!opts.secretLeaf && !mayRead(field, principal))) throw invalid(`Invalid field '${path}'`, { error_field: path });
   return { path, field, joined };
 }
 
