@@ -35,17 +35,20 @@ export const MESSAGES = {
 /** Names of action params that may also come as their own query/form/JSON keys (merged into params). */
 const PARAM_KEYS = ['select', 'where', 'orderBy', 'limit', 'offset', 'values', 'records', 'defaults', 'match', 'chain', 'loadOptions', 'action', 'reload', 'language'];
 
-/** Builds the single-call and multi-call routes under each prefix (e.g. `/crm/ajax/api4`). */
-export function makeApi4Routes(binding: RestApi4Binding, prefixes: string[]): RouteDefinition[] {
+/**
+ * Builds the single-call and multi-call routes under each prefix (e.g. `/crm/ajax/api4`), named
+ * `<names>call` and `<names>multi`.
+ */
+export function makeApi4Routes(binding: RestApi4Binding, prefixes: string[], names = ''): RouteDefinition[] {
   if (!prefixes.length) return [];
   return [
     {
-      name: 'call', methods: ['GET', 'POST', 'OPTIONS'], path: prefixes.map((p) => `${p}/:entity/:action`), auth: AUTH,
+      name: `${names}call`, methods: ['GET', 'POST', 'OPTIONS'], path: prefixes.map((p) => `${p}/:entity/:action`), auth: AUTH,
       handler: (ctx, scope) => handleSingle(binding, ctx, scope),
       renderError: (err, ctx) => renderError(err, ctx),
     },
     {
-      name: 'multi', methods: ['GET', 'POST', 'OPTIONS'], path: prefixes, auth: AUTH,
+      name: `${names}multi`, methods: ['GET', 'POST', 'OPTIONS'], path: prefixes, auth: AUTH,
       handler: (ctx, scope) => handleMulti(binding, ctx, scope),
       renderError: (err, ctx) => renderError(err, ctx),
     },
