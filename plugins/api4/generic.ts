@@ -94,7 +94,7 @@ class Generic {
       case 'delete': return this.delete(e, p, ctx);
       case 'replace': return this.replace(e, p, ctx);
       case 'getFields': return this.getFields(e, p, ctx);
-      case 'getActions': return this.getActions(e, ctx);
+      case 'getActions': return this.getActions(e, p, ctx);
       case 'checkAccess': return this.checkAccess(e, p, ctx);
     }
   }
@@ -191,14 +191,15 @@ class Generic {
   // ---------------------------------------------------------------- writes
 
   /** Writable values by field name (unknown or read-only fields are the caller's mistake). */
-  private values(e: CompiledEntity, raw: unknown, allowId = true): Row {
+  private values(e: CompiledEntity, raw: unknown, principal: Principal, allowId = true): Row {
     if (raw === undefined || raw === null) return {};
     if (typeof raw !== 'object' || Array.isArray(raw)) throw invalid('values must be an object');
     const out: Row = {};
     for (const [k, v] of Object.entries(raw as Row)) {
       if (v === undefined) continue;
       const f = v4Field(e, k);
-      if (!f) throw invalid(`Invalid field '${k}' in values`, { error_field: k });
+      // A secret the caller may not read does not exist for them: it cannot be written either.
+      if (!f || !mayRead(f, principal)) throw invalid(`Invalid field '${k}' in values`, { error_field: k });
       if (f.name === 'id') {
         if (!allowId) continue;
         if (v === null) continue;
@@ -267,12 +268,12 @@ class Generic {
   }
 
   async create(e: CompiledEntity, p: Params, ctx: ActionContext) {
-    const values = this.values(e, p.values, false);
+    const values = this.values(e, p.values, ctx.principal, false);
     return { values: [await this.saveOne(e, values, null, ctx)] };
   }
 
   async update(e: CompiledEntity, p: Params, ctx: ActionContext) {
-    const values = this.values(e, p.values);
+    const values = this.values(e, p.values, ctx.principal);
     const hasWhere = Array.isArray(p.where) && p.where.length > 0;
     if (!hasWhere && values.id === undefined) throw invalid('Parameter "where" is required unless values include an id', { error_field: 'where' });
     const extra: Condition[] = values.id !== undefined ? [{ path: 'id', op: '=', value: values.id }] : [];
@@ -285,12 +286,12 @@ class Generic {
 
   async save(e: CompiledEntity, p: Params, ctx: ActionContext) {
     const records = (p.records as Row[] | undefined) ?? [];
-    const defaults = this.values(e, p.defaults ?? {}, false);
+    const defaults = this.values(e, p.defaults ?? {}, ctx.principal, false);
     const match = (p.match as string[] | undefined) ?? [];
     for (const m of match) if (!v4Field(e, m)) throw invalid(`Invalid field '${m}' in match`, { error_field: m });
     const out: Row[] = [];
     for (const [i, rec] of records.entries()) {
-      const values = { ...defaults, ...this.values(e, rec) };
+      const values = { ...defaults, ...this.values(e, rec, ctx.principal) };
       let existing: Row | null = null;
       if (values.id !== undefined) {
         const seen = await this.matching(e, undefined, ctx, [{ path: 'id', op: '=', value: values.id }]);
@@ -369,18 +370,16 @@ class Generic {
       }
       out.push(spec);
     }
-    const select = p.select as string[] | undefined;
-    const values = select?.length ? out.map((r) => Object.fromEntries(select.filter((k) => k in r).map((k) => [k, r[k]]))) : out;
-    return { values };
+    return { values: pick(filterRows(out, p.where), p.select) };
   }
 
-  async getActions(e: CompiledEntity, ctx: ActionContext) {
+  async getActions(e: CompiledEntity, p: Params, ctx: ActionContext) {
     const kernel = ctx.scope.cradle.kernel;
     const values: Row[] = [];
     for (const a of kernel.actions.list({ version: 4, entity: e.name })) {
       if (await kernel.can(e.name, a.action, ctx.principal, { version: 4 })) values.push({ name: a.action, description: a.description });
     }
-    return { values };
+    return { values: pick(filterRows(values, p.where), p.select) };
   }
 
   async checkAccess(e: CompiledEntity, p: Params, ctx: ActionContext) {
@@ -418,6 +417,7 @@ class Generic {
       if (!Array.isArray(spec) || typeof spec[0] !== 'string' || typeof spec[1] !== 'string' || (spec[2] !== undefined && (typeof spec[2] !== 'object' || spec[2] === null || Array.isArray(spec[2])))) {
         throw invalid(`chain ${name}: expected [entity, action, params, index]`);
       }
+      if (name === '__proto__' || name in Object.prototype) throw invalid(`chain name ${name} is not allowed`);
     }
     for (const row of rows) {
       for (const [name, spec] of specs) {
@@ -428,6 +428,49 @@ class Generic {
       }
     }
   }
+}
+
+/** `select` over metadata rows (getFields, getActions): only the named properties. */
+function pick(rows: Row[], select: unknown): Row[] {
+  const keys = Array.isArray(select) ? (select as string[]) : [];
+  if (!keys.length) return rows;
+  return rows.map((r) => Object.fromEntries(keys.filter((k) => Object.prototype.hasOwnProperty.call(r, k)).map((k) => [k, r[k]])));
+}
+
+/** `where` over metadata rows, in memory: `=`, `!=`, `<>`, `IN`, `NOT IN`, `LIKE`, `IS NULL`, `IS NOT NULL`, and groups. */
+function filterRows(rows: Row[], where: unknown): Row[] {
+  if (where === undefined || where === null) return rows;
+  if (!Array.isArray(where)) throw invalid('Parameter "where" must be a list of clauses');
+  const test = (r: Row, clause: unknown, depth: number): boolean => {
+    if (depth > 16) throw invalid('Where clauses nested too deep');
+    if (!Array.isArray(clause) || typeof clause[0] !== 'string') throw invalid(`Invalid where clause ${JSON.stringify(clause)?.slice(0, 100)}`);
+    const [head, op, value] = clause as [string, unknown, unknown];
+    if (head === 'OR' || head === 'AND' || head === 'NOT') {
+      if (!Array.isArray(op)) throw invalid(`${head} group needs a list of clauses`);
+      const results = op.map((c) => test(r, c, depth + 1));
+      return head === 'OR' ? results.some(Boolean) : head === 'AND' ? results.every(Boolean) : !results.every(Boolean);
+    }
+    const v = Object.prototype.hasOwnProperty.call(r, head) ? r[head] : null;
+    const o = typeof op === 'string' ? op.toUpperCase() : '';
+    switch (o) {
+      case '=': return v === value || (v !== null && value !== null && String(v) === String(value));
+      case '!=': case '<>': return !(v === value || (v !== null && value !== null && String(v) === String(value)));
+      case 'IN': case 'NOT IN': {
+        if (!Array.isArray(value)) throw invalid(`Operator ${o} needs a list`);
+        const hit = value.some((x) => String(x) === String(v));
+        return o === 'IN' ? hit : !hit;
+      }
+      case 'LIKE': {
+        if (typeof value !== 'string') throw invalid('Operator LIKE needs a string');
+        const re = new RegExp(`^${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/%/g, '.*').replace(/_/g, '.')}$`, 'is');
+        return v !== null && re.test(String(v));
+      }
+      case 'IS NULL': return v === null || v === undefined;
+      case 'IS NOT NULL': return v !== null && v !== undefined;
+      default: throw invalid(`Illegal operator ${JSON.stringify(op)} for ${head}`);
+    }
+  };
+  return rows.filter((r) => where.every((c) => test(r, c, 0)));
 }
 
 /** Option ids are typed like their field (APIv4 returns integer ids for Int fields). */
@@ -470,7 +513,8 @@ export function applyIndex(values: Row[], index: unknown): unknown {
   if (index === undefined || index === null || index === '') return values;
   if (typeof index === 'number' || (typeof index === 'string' && /^\d+$/.test(index))) return values[Number(index)] ?? null;
   if (typeof index !== 'string') throw invalid('index must be a field name or an integer');
-  const out: Row = {};
+  // No prototype: a stored value `__proto__` is just a key.
+  const out: Row = Object.create(null);
   for (const r of values) out[String(r[index])] = r;
   return out;
 }

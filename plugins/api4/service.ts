@@ -17,7 +17,8 @@ export function createApi4Service(kernel: Kernel): Api4Service {
         ? { ...input.principal, attributes: { ...input.principal.attributes, [TRUSTED]: true } }
         : input.principal;
       try {
-        return (await kernel.call({ version: 4, entity: input.entity, action: input.action, params, principal, scope: input.scope, db: input.db, checkPermissions: check })) as Api4Result;
+        const r = await kernel.call({ version: 4, entity: input.entity, action: input.action, params, principal, scope: input.scope, db: input.db, checkPermissions: check });
+        return asResult(r, input.entity, input.action);
       } catch (err) {
         throw toApi4Error(err);
       }
@@ -33,4 +34,14 @@ export function toApi4Error(err: unknown): unknown {
     return new KernelError(err.code, `Authorization failed: CiviCRM APIv4 (${d.entity}::${d.action})`, { details: { ...d, reason: err.message }, cause: err });
   }
   return err;
+}
+
+/**
+ * Entity-specific actions (e.g. the OAuth ones) may return a list, one record or a scalar instead of a
+ * full result: wrap it so every caller sees the same shape.
+ */
+export function asResult(r: unknown, entity: string, action: string): Api4Result {
+  if (r && typeof r === 'object' && !Array.isArray(r) && (r as Api4Result).version === 4 && Array.isArray((r as Api4Result).values)) return r as Api4Result;
+  const values = (Array.isArray(r) ? r : r === undefined || r === null ? [] : [r]) as Api4Result['values'];
+  return { entity, action, version: 4, values, count: values.length, countFetched: values.length };
 }

@@ -112,6 +112,25 @@ describe('api4 engine', () => {
     }
   });
 
+  it('a secret field cannot be written by a caller who may not read it', async () => {
+    const staff = principalWith(['access CRM'], ann);
+    const err = await fail('Api4Thing', 'update', { where: [['name', '=', 'alpha']], values: { secret_token: 'hijack' } }, staff);
+    expect(err.code).to.equal('E_INVALID_PARAMS');
+    expect(err.message).to.equal("Invalid field 'secret_token' in values");
+    const r = await k.call('Api4Thing', 'get', { select: ['secret_token'], where: [['name', '=', 'alpha']] });
+    expect(r.values).to.deep.equal([{ secret_token: 'tok-alpha' }]);
+  });
+
+  it('getFields and getActions filter with where and select; bare results of specific actions are wrapped', async () => {
+    const f = await k.call('Api4Thing', 'getFields', { where: [['name', 'IN', ['score', 'active']], ['OR', [['data_type', '=', 'Float'], ['data_type', 'LIKE', 'bool%']]]], select: ['name', 'data_type'] });
+    expect(f.values).to.deep.equal([{ name: 'score', data_type: 'Float' }, { name: 'active', data_type: 'Boolean' }]);
+    expect((await fail('Api4Thing', 'getFields', { where: [['name', 'SOUNDS', 'x']] })).code).to.equal('E_INVALID_PARAMS');
+    const a = await k.call('Api4Thing', 'getActions', { where: [['name', '=', 'get']], select: ['name'] });
+    expect(a.values).to.deep.equal([{ name: 'get' }]);
+    const list = await k.call('Api4Fixture', 'getList', {});
+    expect(list).to.deep.equal({ entity: 'Api4Fixture', action: 'getList', version: 4, values: [{ a: 1 }, { a: 2 }], count: 2, countFetched: 2 });
+  });
+
   it('update/save/delete validate values strictly and never touch unmatched rows', async () => {
     expect((await fail('Api4Thing', 'create', { values: { name: 'x', score: 'lots' } })).message).to.match(/score: expected a number/);
     expect((await fail('Api4Thing', 'create', { values: { name: 'x', nope: 1 } })).message).to.match(/Invalid field 'nope'/);
