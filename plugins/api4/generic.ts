@@ -48,6 +48,8 @@ const INPUT_TYPES: Record<string, string> = { Int: 'Number', String: 'Text', Tex
 /** The permission an APIv4 action needs, from the entity's map (shared with APIv3). */
 export function v4Permission(registry: EntityRegistry, entity: string, action: string): Permission {
   const p = (a: string) => permissionFor(registry, entity, a);
+  const own = registry.find(entity)?.permissions?.[action.toLowerCase()] ?? registry.find(entity)?.permissions?.[action];
+  if (own !== undefined) return own; // the entity's map names this action itself
   switch (action.toLowerCase()) {
     case 'save': return { allOf: [p('create'), p('update')] };
     case 'replace': return { allOf: [p('create'), p('update'), p('delete')] };
@@ -103,9 +105,16 @@ class Generic {
     return { registry: this.registry, entity: e, principal: ctx.principal, paths: [] };
   }
 
-  /** Conditions of a read or write: `where`, then the entity's get defaults (Contact's `is_deleted`). */
-  private where(e: CompiledEntity, where: unknown, wc: WhereContext, applyDefaults = true): Condition[] {
+  /**
+   * Conditions of a read or write: `where`, the conditions the entity's `beforeGet` taps add (e.g. only
+   * the caller's session's tokens), then the entity's get defaults (Contact's `is_deleted`).
+   */
+  private where(e: CompiledEntity, where: unknown, wc: WhereContext, applyDefaults = true, params: Params = {}): Condition[] {
     const conds = parseWhere(wc, where);
+    for (const l of e.lifecycle) {
+      const r = l.beforeGet?.(params, { principal: wc.principal });
+      if (r?.where?.length) conds.push(...r.where);
+    }
     if (applyDefaults) {
       for (const f of v4Fields(e)) if (f.getDefault !== undefined && !mentions(conds, f.name)) conds.push({ path: f.name, op: '=', value: f.getDefault });
     }
@@ -173,7 +182,7 @@ class Generic {
       wc.paths.push(r);
       fields.set(s, r.field);
     }
-    const where = this.where(e, p.where, wc);
+    const where = this.where(e, p.where, wc, true, p);
     const sort = parseOrderBy(wc, p.orderBy);
     await this.checkJoins(wc, ctx);
     const needId = !!p.chain && !fields.has('id');
@@ -208,7 +217,7 @@ class Generic {
         out.id = id;
         continue;
       }
-      if (f.readonly) throw invalid(`Field '${k}' is read-only`, { error_field: k });
+      if (f.readonly) continue; // computed or managed fields are ignored, so a fetched record can be saved back
       out[f.name] = coerceWrite(f, v);
     }
     return out;
@@ -242,6 +251,8 @@ class Generic {
       const v = await l.beforeSave?.(values, sc);
       if (v) values = v;
     }
+    // A JSON text field given as an object or list (and left so by the entity's taps) is stored as JSON.
+    for (const f of v4Fields(e)) if (!f.serialize && values[f.name] !== null && typeof values[f.name] === 'object') values[f.name] = JSON.stringify(values[f.name]);
     if (!existing) {
       const missing = v4Fields(e).filter((f) => f.apiRequired && (values[f.name] === undefined || values[f.name] === null || values[f.name] === '')).map((f) => f.name);
       if (missing.length) throw invalid(`Mandatory values missing from Api4 ${e.name}::create: ${missing.join(', ')}`, { fields: missing });

@@ -99,6 +99,8 @@ export function coerceWrite(f: FieldDef, v: unknown): unknown {
       return String(x);
     });
   }
+  // Text fields holding JSON may be given as an object or list; the entity's taps (or saveOne) encode it.
+  if (f.type === 'Text' && typeof v === 'object') return v;
   const out = coerceScalar(f, v, f.name);
   if (typeof out === 'string' && f.maxlength && isTextType(f) && out.length > f.maxlength) {
     throw invalid(`${f.name}: ${out.length} characters, at most ${f.maxlength}`, { error_field: f.name, max_length: f.maxlength });

@@ -131,6 +131,20 @@ describe('api4 engine', () => {
     expect(list).to.deep.equal({ entity: 'Api4Fixture', action: 'getList', version: 4, values: [{ a: 1 }, { a: 2 }], count: 2, countFetched: 2 });
   });
 
+  it('entity taps: beforeGet conditions apply to reads and writes; an explicit save permission; JSON text values; read-only fields ignored', async () => {
+    const staff = principalWith(['access CRM'], ann);
+    const hidden = await k.call('Api4Thing', 'create', { values: { name: 'hidden', data: { a: [1, 2] } } });
+    expect(hidden.values[0].data).to.equal('{"a":[1,2]}');
+    expect(await names([['name', '=', 'hidden']])).to.deep.equal(['hidden']);
+    expect((await k.call('Api4Thing', 'get', { where: [['name', '=', 'hidden']] }, staff)).count).to.equal(0);
+    expect((await k.call('Api4Thing', 'update', { where: [['name', '=', 'hidden']], values: { score: 5 } }, staff)).count).to.equal(0);
+    expect((await k.call('Api4Thing', 'delete', { where: [['name', '=', 'hidden']] }, staff)).count).to.equal(0);
+    expect((await fail('Api4Thing', 'save', { records: [{ name: 'x' }] }, staff)).message).to.equal('Authorization failed: CiviCRM APIv4 (Api4Thing::save)');
+    const ro = await k.call('Contact', 'update', { where: [['id', '=', ann]], values: { sort_name: 'Zzz', nick_name: 'A' } });
+    expect(ro.values[0]).to.include({ sort_name: 'Archer, Ann', nick_name: 'A' });
+    await k.call('Api4Thing', 'delete', { where: [['name', '=', 'hidden']] });
+  });
+
   it('update/save/delete validate values strictly and never touch unmatched rows', async () => {
     expect((await fail('Api4Thing', 'create', { values: { name: 'x', score: 'lots' } })).message).to.match(/score: expected a number/);
     expect((await fail('Api4Thing', 'create', { values: { name: 'x', nope: 1 } })).message).to.match(/Invalid field 'nope'/);
