@@ -189,11 +189,11 @@ class Generic {
     let values: Row[] = [];
     if (fields.size) {
       const select = [...fields.keys(), ...(needId ? ['id'] : [])];
-      const raw = await this.store.select(ctx.db, e, { where, select, sort, limit: (p.limit as number) || undefined, offset: (p.offset as number) || undefined }, ctx.principal);
+      const raw = await this.store.select(ctx.db, e, { where, select, sort, limit: (p.limit as number) || undefined, offset: (p.offset as number) || undefined, joinAccess: true }, ctx.principal);
       const withId = needId ? new Map([...fields, ['id', e.byName.get('id')!]]) : fields;
       values = raw.map((r) => this.out(withId, r, ctx.principal));
     }
-    const countMatched = rowCount ? await this.store.count(ctx.db, e, { where }, ctx.principal) : undefined;
+    const countMatched = rowCount ? await this.store.count(ctx.db, e, { where, joinAccess: true }, ctx.principal) : undefined;
     return { values, countMatched };
   }
 
@@ -274,7 +274,7 @@ class Generic {
     const wc = this.wc(e, ctx);
     const conds = [...extra, ...this.where(e, where, wc, false)];
     await this.checkJoins(wc, ctx);
-    const rows = await this.store.select(ctx.db, e, { where: conds, select: ['id'] }, ctx.principal);
+    const rows = await this.store.select(ctx.db, e, { where: conds, select: ['id'], joinAccess: true }, ctx.principal);
     return rows.map((r) => Number(r.id));
   }
 

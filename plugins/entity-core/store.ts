@@ -46,6 +46,8 @@ export interface Query {
   sort?: Array<{ path: string; dir: 'ASC' | 'DESC' }>;
   /** 0 or undefined = no limit. */
   limit?: number;
+  /** Also apply row access (view) to entities reached by FK joins (APIv4); a hidden joined row reads as NULL. */
+  joinAccess?: boolean;
   offset?: number;
 }
 
@@ -59,7 +61,7 @@ interface Resolved {
 
 /** Plans joins for one query: alias per FK path, inner when a filter uses it. */
 class Planner {
-  private joins = new Map<string, { alias: string; entity: CompiledEntity; from: string; column: string; inner: boolean }>();
+  private joins = new Map<string, { alias: string; entity: CompiledEntity; from: string; column: string; inner: boolean; owners?: number[] }>();
   private related = new Map<string, { alias: string; entity: CompiledEntity; fk: string; where: Record<string, unknown> }>();
   private n = 0;
 
@@ -104,9 +106,26 @@ class Planner {
     return { ref: `${alias}.${field.column ?? field.name}`, field };
   }
 
+  /** Restricts each joined entity with an owner field to the rows the principal may view. */
+  async restrictJoins(access: (entity: CompiledEntity) => Promise<RowAccess>): Promise<void> {
+    for (const j of this.joins.values()) {
+      if (!j.entity.ownerField) continue;
+      const a = await access(j.entity);
+      if (a === 'all') continue;
+      j.owners = a === 'none' ? [] : a.contactIds;
+    }
+  }
+
   apply(qb: Knex.QueryBuilder, rootIdRef = 't.id'): void {
     for (const j of this.joins.values()) {
-      const on = (jb: Knex.JoinClause) => jb.on(`${j.alias}.id`, '=', `${j.from}.${j.column}`);
+      const on = (jb: Knex.JoinClause) => {
+        jb.on(`${j.alias}.id`, '=', `${j.from}.${j.column}`);
+        if (j.owners) {
+          const owner = j.entity.byName.get(j.entity.ownerField!)!;
+          // No contact has id -1: an empty list matches nothing.
+          jb.andOnIn(`${j.alias}.${owner.column ?? owner.name}`, j.owners.length ? j.owners : [-1]);
+        }
+      };
       if (j.inner) qb.innerJoin(`${j.entity.table} as ${j.alias}`, on);
       else qb.leftJoin(`${j.entity.table} as ${j.alias}`, on);
     }
@@ -208,6 +227,7 @@ export class EntityStore {
     const p = new Planner(this.registry, entity);
     const built = this.build(p, q);
     const access = principal ? await this.rowAccess(entity, 'view', principal) : 'all';
+    if (q.joinAccess && principal) await p.restrictJoins((e) => this.rowAccess(e, 'view', principal));
     const qb = this.base(db, p, q, built, access);
     const selects: Record<string, string> = {};
     built.cols.forEach((c, i) => { selects[`c${i}`] = c.r.ref; });
@@ -228,6 +248,7 @@ export class EntityStore {
     const p = new Planner(this.registry, entity);
     const built = this.build(p, { ...q, select: ['id'], sort: [] });
     const access = principal ? await this.rowAccess(entity, 'view', principal) : 'all';
+    if (q.joinAccess && principal) await p.restrictJoins((e) => this.rowAccess(e, 'view', principal));
     const qb = this.base(db, p, q, built, access);
     const [row] = (await guarded(async () => qb.count({ n: '*' }))) as Array<{ n: string | number }>;
     return Number(row.n);

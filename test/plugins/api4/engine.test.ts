@@ -84,6 +84,15 @@ describe('api4 engine', () => {
     expect(star.values[0]).to.include({ 'contact_id.first_name': 'Ann', 'contact_id.id': ann });
   });
 
+  it('row access applies to joined entities too: a hidden joined contact reads as null and cannot be filtered on', async () => {
+    const other = principalWith(['access CRM', 'view my contact'], 999999);
+    const r = await k.call('Api4Thing', 'get', { select: ['name', 'contact_id.first_name'], where: [['name', '=', 'alpha']] }, other);
+    expect(r.values).to.deep.equal([{ name: 'alpha', 'contact_id.first_name': null }]);
+    expect((await k.call('Api4Thing', 'get', { select: ['row_count'], where: [['contact_id.first_name', '=', 'Ann']] }, other)).countMatched).to.equal(0);
+    const self = principalWith(['access CRM', 'view my contact'], ann);
+    expect((await k.call('Api4Thing', 'get', { select: ['contact_id.first_name'], where: [['name', '=', 'alpha']] }, self)).values).to.deep.equal([{ 'contact_id.first_name': 'Ann' }]);
+  });
+
   it('api4() for plugins: caller principal and scope; typed error with code and status', async () => {
     const scope = createRequestScope(k.t.kernel.container, 'helper', principalWith(['access CRM'], ann));
     try {

@@ -149,6 +149,11 @@ describe('rest-api4: auth, guards, statuses', () => {
       expect(emails.body.values).to.deep.equal([{ email: 'me@example.org' }]);
       const count = await k.req().get('/crm/ajax/api4/Contact/get').set(bearer(me.key)).query(json({ select: ['row_count'] }));
       expect(count.body.countMatched).to.equal(1);
+      // checkPermissions is forced on over HTTP.
+      const forced = await k.req().get('/crm/ajax/api4/Contact/get').set(bearer(me.key)).query(json({ select: ['id'], checkPermissions: false }));
+      expect(forced.body.values).to.deep.equal([{ id: me.contactId }]);
+      const joined = await k.req().get('/crm/ajax/api4/Email/get').set(bearer(me.key)).query(json({ select: ['email'], where: [['contact_id.first_name', '=', 'Ann']] }));
+      expect(joined.body.values).to.deep.equal([]);
     });
     it('writes: others\' records are not matched; a visible record without edit access is 403 ACL check failed', async () => {
       const other = await k.req().post('/crm/ajax/api4/Contact/update').set(bearer(me.key)).type('form').send(json({ where: [['id', '=', ann]], values: { nick_name: 'X' } }));
