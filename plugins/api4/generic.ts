@@ -185,13 +185,22 @@ class Generic {
     const where = this.where(e, p.where, wc, true, p);
     const sort = parseOrderBy(wc, p.orderBy);
     await this.checkJoins(wc, ctx);
-    const needId = !!p.chain && !fields.has('id');
+    // Fields a chain refers to (`$id`, `$contact_id`) are fetched with the rows (and returned, as APIv4 does).
+    if (p.chain && fields.size) {
+      for (const ref of new Set(['id', ...chainRefs(p.chain)])) {
+        if (fields.has(ref)) continue;
+        try {
+          const r = resolvePath(this.registry, e, ref, ctx.principal);
+          wc.paths.push(r);
+          fields.set(ref, r.field);
+        } catch { /* not a field of this entity: left as written */ }
+      }
+      await this.checkJoins(wc, ctx);
+    }
     let values: Row[] = [];
     if (fields.size) {
-      const select = [...fields.keys(), ...(needId ? ['id'] : [])];
-      const raw = await this.store.select(ctx.db, e, { where, select, sort, limit: (p.limit as number) || undefined, offset: (p.offset as number) || undefined, joinAccess: true }, ctx.principal);
-      const withId = needId ? new Map([...fields, ['id', e.byName.get('id')!]]) : fields;
-      values = raw.map((r) => this.out(withId, r, ctx.principal));
+      const raw = await this.store.select(ctx.db, e, { where, select: [...fields.keys()], sort, limit: (p.limit as number) || undefined, offset: (p.offset as number) || undefined, joinAccess: true }, ctx.principal);
+      values = raw.map((r) => this.out(fields, r, ctx.principal));
     }
     const countMatched = rowCount ? await this.store.count(ctx.db, e, { where, joinAccess: true }, ctx.principal) : undefined;
     return { values, countMatched };
@@ -500,6 +509,18 @@ export function typed(f: FieldDef, v: unknown): unknown {
     case 'Money': return typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v;
     default: return v;
   }
+}
+
+/** The `$field` references in a chain's params (not in nested chains, which refer to their own rows). */
+function chainRefs(chain: unknown): string[] {
+  const out: string[] = [];
+  const walk = (v: unknown) => {
+    if (typeof v === 'string' && /^\$[A-Za-z_][\w.]*$/.test(v)) out.push(v.slice(1));
+    else if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v as Row)) if (k !== 'chain') walk(x);
+  };
+  if (chain && typeof chain === 'object') for (const spec of Object.values(chain as Row)) if (Array.isArray(spec)) walk(spec[2]);
+  return out;
 }
 
 /** `$id`, `$contact_id`, `$contact_id.display_name`: values of the parent row. */

@@ -192,6 +192,10 @@ describe('rest-api4: actions over /crm/ajax/api4', () => {
       expect(res.status).to.equal(200);
       expect(res.body.values).to.deep.equal([{ first_name: 'Bob', id: bob, emails: [{ email: 'bob@example.org' }], first: { email: 'bob@example.org' } }]);
     });
+    it('fields a chain refers to are fetched with the parent rows', async () => {
+      const res = await get(admin, 'Email/get', { select: ['email'], where: [['contact_id', '=', bob]], chain: { owner: ['Contact', 'get', { select: ['first_name'], where: [['id', '=', '$contact_id']] }, 0] } });
+      expect(res.body.values).to.deep.equal([{ email: 'bob@example.org', id: res.body.values[0].id, contact_id: bob, owner: { first_name: 'Bob' } }]);
+    });
     it('chain after create writes in the same call; a failing chain rolls the parent back', async () => {
       const res = await post(admin, 'Contact/create', { values: { contact_type: 'Individual', first_name: 'Fay' }, chain: { mail: ['Email', 'create', { values: { contact_id: '$id', email: 'fay@example.org' } }, 0] } });
       expect(res.status).to.equal(200);
