@@ -3,9 +3,10 @@
  * getvalue, getcount, create, delete, replace, validate, getrefcount, getlist, getoptions, getfields,
  * getactions, getunique, and the deprecated setvalue and update.
  */
-import { KernelError, type ActionContext, type ActionRegistrar, type Permission } from '../../kernel';
+import { KernelError, type ActionContext, type ActionRegistrar } from '../../kernel';
 import type { CompiledEntity, EntityRegistry, FieldDef, SaveContext } from '../entity-core';
-import type { Condition, EntityStore } from '../entity-core/store';
+import { permissionFor } from '../entity-core/permissions';
+import { conditionPaths, type Condition, type EntityStore } from '../entity-core/store';
 import { envelope, scalarEnvelope, stringifyLeaves } from './envelope';
 import { api3Error, invalid, mandatoryMissing, returnedError } from './errors';
 import { buildQuery, coerceValue, optionValue, parseFilters, parseOptions, resolvePath, truthy, type FilterContext, type GetOptions } from './params';
@@ -23,20 +24,8 @@ export const DEPRECATED: Record<string, string> = {
 };
 const TYPE_CODES: Record<string, number> = { Int: 1, String: 2, Date: 4, Boolean: 16, Text: 32, Timestamp: 256, Float: 512, Money: 1024, Email: 2048, Url: 4096 };
 
-/** §6.1: the permission an entity's map gives an action (with CRM spellings). */
-export function permissionFor(registry: EntityRegistry, entity: string, action: string, params: Params): Permission {
-  const e = registry.find(entity);
-  const map: Record<string, Permission | undefined> = { meta: 'access CRM', default: 'administer CRM', ...(e?.permissions ?? {}) };
-  let a = action.toLowerCase();
-  if (a === 'create' && (params.id || params[`${snake(entity)}_id`])) a = 'update';
-  if (map[a] !== undefined) return map[a]!;
-  let generic = 'default';
-  if (a === 'replace' || a.startsWith('del')) generic = 'delete';
-  else if (a === 'setvalue' || a.startsWith('upd')) generic = 'update';
-  else if (['getfields', 'getfield', 'getspec', 'getoptions'].includes(a)) generic = 'meta';
-  else if (a.startsWith('get')) generic = 'get';
-  return map[generic] ?? map.default!;
-}
+/** §6.1: the permission an entity's map gives an action (shared with APIv4, in entity-core). */
+export { permissionFor };
 
 export function defineGenericActions(actions: ActionRegistrar, registry: EntityRegistry, store: EntityStore): void {
   const g = new Generic(registry, store);
@@ -158,7 +147,7 @@ class Generic {
   }
 
   private async checkJoins(e: CompiledEntity, query: ReturnType<typeof buildQuery>, ctx: ActionContext): Promise<void> {
-    const paths = [...(query.select ?? []), ...(query.sort ?? []).map((s) => s.path), ...(query.where ?? []).flatMap((w) => ('or' in w ? w.or.map((f) => f.path) : [w.path]))];
+    const paths = [...(query.select ?? []), ...(query.sort ?? []).map((s) => s.path), ...(query.where ?? []).flatMap(conditionPaths)];
     if (!paths.some((p) => p.includes('.'))) return;
     const checked = new Set<string>([e.name]); // the caller may already get the root entity
     for (const path of paths) {

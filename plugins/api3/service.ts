@@ -6,6 +6,7 @@
 import type { Knex } from 'knex';
 import { KernelError, isKernelError, normaliseAction, normaliseEntity, type Kernel } from '../../kernel';
 import type { EntityRegistry } from '../entity-core/registry';
+import { snake } from '../entity-core/permissions';
 import { OPERATORS, TRUSTED } from '../entity-core/store';
 import { envelope, rowsOf } from './envelope';
 import { toApi3Error } from './errors';
@@ -21,9 +22,7 @@ interface Chain {
 const NO_CHAIN_ACTIONS = new Set(['getfields', 'getfield', 'getoptions']);
 const BLACKLIST = new Set(['api.has_parent', 'api_params']);
 
-export function snake(entity: string): string {
-  return entity.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
-}
+export { snake };
 
 function truthy(v: unknown): boolean {
   return v !== undefined && v !== null && v !== false && v !== 0 && v !== '0' && v !== '' && v !== 'false';

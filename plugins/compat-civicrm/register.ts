@@ -1,16 +1,18 @@
 /**
- * The reference's spellings, off by default. Routes are the rest-api3 handlers mounted at CiviCRM's
+ * The reference's spellings, off by default. Routes are the rest-api3 and rest-api4 handlers mounted at CiviCRM's
  * paths (skipping any path rest-api3 already serves, e.g. an externPrefix set to CiviCRM's), and the
  * `compatCivicrm` service tells auth plugins which headers and permission names to accept.
  */
 import { definePlugin, httpRoutes } from '../../kernel';
 import { makeRoutes, type RestApi3Binding } from '../rest-api3/routes';
+import { makeApi4Routes, type RestApi4Binding } from '../rest-api4/routes';
 import type { CompatCivicrm } from './types';
 
 export const CIVICRM_PATHS = {
   ajax: '/civicrm/ajax/rest',
   extern: '/sites/all/modules/civicrm/extern/rest.php',
   wp: '/wp-json/civicrm/v3/rest',
+  api4: '/civicrm/ajax/api4',
 } as const;
 
 export const COMPAT: CompatCivicrm = Object.freeze({
@@ -37,4 +39,6 @@ export default definePlugin(({ hooks, services, serviceConfig }) => {
       wp: [CIVICRM_PATHS.wp],
     });
   });
+  // APIv4: /civicrm/ajax/api4/{Entity}/{action} and /civicrm/ajax/api4 (routes api4-call, api4-multi).
+  hooks.tap(httpRoutes, () => makeApi4Routes(services.resolve<RestApi4Binding>('restApi4'), [CIVICRM_PATHS.api4], 'api4-'));
 });

@@ -2,3 +2,4 @@ export * from './types';
 export * from './hooks';
 export { EntityRegistry, type OptionItem, type OptionGroupSource } from './registry';
 export { ChangeBus } from './change-bus';
+export { permissionFor, snake } from './permissions';

@@ -9,7 +9,9 @@ import type { EntityRegistry } from './registry';
 import type { CompiledEntity, FieldDef } from './types';
 
 export const OPERATORS = ['=', '<=', '>=', '>', '<', 'LIKE', '<>', '!=', 'NOT LIKE', 'IN', 'NOT IN', 'BETWEEN', 'NOT BETWEEN', 'IS NOT NULL', 'IS NULL'] as const;
-export type Operator = (typeof OPERATORS)[number];
+/** APIv4's operators: APIv3's plus emptiness tests and CONTAINS (serialized fields, substrings). */
+export const V4_OPERATORS = [...OPERATORS, 'IS EMPTY', 'IS NOT EMPTY', 'CONTAINS', 'NOT CONTAINS'] as const;
+export type Operator = (typeof V4_OPERATORS)[number];
 export const MAX_JOINS = 4;
 /** Principal attribute set on trusted in-process calls (check_permissions off): row access is not applied. */
 export const TRUSTED = 'entity-core.trusted';
@@ -20,7 +22,22 @@ export interface Filter {
   op: Operator;
   value?: unknown;
 }
-export type Condition = Filter | { or: Filter[] };
+/**
+ * One condition: a filter, or a group. `{or: [...]}` with plain filters is the APIv3 shape; APIv4 nests
+ * `{and}`, `{or}` and `{not}` groups to any depth.
+ */
+export type Condition = Filter | { or: Condition[] } | { and: Condition[] } | { not: Condition };
+
+/** Every field path a condition uses (for join permission checks). */
+export function conditionPaths(c: Condition): string[] {
+  if ('or' in c) return c.or.flatMap(conditionPaths);
+  if ('and' in c) return c.and.flatMap(conditionPaths);
+  if ('not' in c) return conditionPaths(c.not);
+  return [c.path];
+}
+
+/** Nesting depth guard: a caller cannot make the planner recurse without bound. */
+export const MAX_CONDITION_DEPTH = 16;
 
 export interface Query {
   where?: Condition[];
@@ -29,6 +46,8 @@ export interface Query {
   sort?: Array<{ path: string; dir: 'ASC' | 'DESC' }>;
   /** 0 or undefined = no limit. */
   limit?: number;
+  /** Also apply row access (view) to entities reached by FK joins (APIv4); a hidden joined row reads as NULL. */
+  joinAccess?: boolean;
   offset?: number;
 }
 
@@ -42,7 +61,7 @@ interface Resolved {
 
 /** Plans joins for one query: alias per FK path, inner when a filter uses it. */
 class Planner {
-  private joins = new Map<string, { alias: string; entity: CompiledEntity; from: string; column: string; inner: boolean }>();
+  private joins = new Map<string, { alias: string; entity: CompiledEntity; from: string; column: string; inner: boolean; owners?: number[] }>();
   private related = new Map<string, { alias: string; entity: CompiledEntity; fk: string; where: Record<string, unknown> }>();
   private n = 0;
 
@@ -87,9 +106,26 @@ class Planner {
     return { ref: `${alias}.${field.column ?? field.name}`, field };
   }
 
+  /** Restricts each joined entity with an owner field to the rows the principal may view. */
+  async restrictJoins(access: (entity: CompiledEntity) => Promise<RowAccess>): Promise<void> {
+    for (const j of this.joins.values()) {
+      if (!j.entity.ownerField) continue;
+      const a = await access(j.entity);
+      if (a === 'all') continue;
+      j.owners = a === 'none' ? [] : a.contactIds;
+    }
+  }
+
   apply(qb: Knex.QueryBuilder, rootIdRef = 't.id'): void {
     for (const j of this.joins.values()) {
-      const on = (jb: Knex.JoinClause) => jb.on(`${j.alias}.id`, '=', `${j.from}.${j.column}`);
+      const on = (jb: Knex.JoinClause) => {
+        jb.on(`${j.alias}.id`, '=', `${j.from}.${j.column}`);
+        if (j.owners) {
+          const owner = j.entity.byName.get(j.entity.ownerField!)!;
+          // No contact has id -1: an empty list matches nothing.
+          jb.andOnIn(`${j.alias}.${owner.column ?? owner.name}`, j.owners.length ? j.owners : [-1]);
+        }
+      };
       if (j.inner) qb.innerJoin(`${j.entity.table} as ${j.alias}`, on);
       else qb.leftJoin(`${j.entity.table} as ${j.alias}`, on);
     }
@@ -157,8 +193,14 @@ export class EntityStore {
   }
 
   private build(p: Planner, q: Query) {
-    const where = (q.where ?? []).map((c): { or?: Array<{ f: Filter; r: Resolved }>; f?: Filter; r?: Resolved } =>
-      ('or' in c ? { or: c.or.map((f) => ({ f, r: p.resolve(f.path, 'filter') })) } : { f: c, r: p.resolve(c.path, 'filter') }));
+    const plan = (c: Condition, depth: number): Planned => {
+      if (depth > MAX_CONDITION_DEPTH) throw new KernelError('E_INVALID_PARAMS', `Conditions nested deeper than ${MAX_CONDITION_DEPTH} levels`, { details: { error_code: 0 } });
+      if ('or' in c) return { kind: 'or', items: c.or.map((x) => plan(x, depth + 1)) };
+      if ('and' in c) return { kind: 'and', items: c.and.map((x) => plan(x, depth + 1)) };
+      if ('not' in c) return { kind: 'not', items: [plan(c.not, depth + 1)] };
+      return { kind: 'filter', f: c, r: p.resolve(c.path, 'filter') };
+    };
+    const where = (q.where ?? []).map((c) => plan(c, 0));
     const paths = q.select ?? this.defaultSelect(p.root);
     const cols = paths.filter((path) => !p.root.lookup.get(path)?.labelOf).map((path) => ({ path, r: p.resolve(path, 'select') }));
     const sort = (q.sort ?? []).map((s) => ({ ...s, r: p.resolve(s.path, 'sort') }));
@@ -172,12 +214,7 @@ export class EntityStore {
   private base(db: Knex, p: Planner, q: Query, built: ReturnType<EntityStore['build']>, access: RowAccess): Knex.QueryBuilder {
     const qb = db(`${p.root.table} as t`);
     p.apply(qb);
-    for (const w of built.where) {
-      if (w.or) {
-        const group = w.or;
-        qb.where((sub) => { for (const { f, r } of group) sub.orWhere((x) => applyFilter(x, r, f)); });
-      } else applyFilter(qb, w.r!, w.f!);
-    }
+    for (const w of built.where) applyPlanned(qb, w);
     if (access === 'none') qb.whereRaw('false');
     else if (access !== 'all') {
       const owner = p.root.byName.get(p.root.ownerField!)!;
@@ -190,6 +227,7 @@ export class EntityStore {
     const p = new Planner(this.registry, entity);
     const built = this.build(p, q);
     const access = principal ? await this.rowAccess(entity, 'view', principal) : 'all';
+    if (q.joinAccess && principal) await p.restrictJoins((e) => this.rowAccess(e, 'view', principal));
     const qb = this.base(db, p, q, built, access);
     const selects: Record<string, string> = {};
     built.cols.forEach((c, i) => { selects[`c${i}`] = c.r.ref; });
@@ -210,6 +248,7 @@ export class EntityStore {
     const p = new Planner(this.registry, entity);
     const built = this.build(p, { ...q, select: ['id'], sort: [] });
     const access = principal ? await this.rowAccess(entity, 'view', principal) : 'all';
+    if (q.joinAccess && principal) await p.restrictJoins((e) => this.rowAccess(e, 'view', principal));
     const qb = this.base(db, p, q, built, access);
     const [row] = (await guarded(async () => qb.count({ n: '*' }))) as Array<{ n: string | number }>;
     return Number(row.n);
@@ -262,6 +301,28 @@ export class EntityStore {
   }
 }
 
+type Planned = { kind: 'filter'; f: Filter; r: Resolved } | { kind: 'or' | 'and' | 'not'; items: Planned[] };
+
+/** Adds one planned condition to a query (AND-ed with what is there). */
+function applyPlanned(qb: Knex.QueryBuilder, w: Planned): void {
+  if (w.kind === 'filter') return applyFilter(qb, w.r, w.f);
+  const items = w.items;
+  if (w.kind === 'not') {
+    qb.whereNot((sub) => { for (const x of items) applyPlanned(sub, x); });
+    return;
+  }
+  if (!items.length) {
+    // An empty OR matches nothing, an empty AND everything (as APIv4 does).
+    if (w.kind === 'or') qb.whereRaw('false');
+    return;
+  }
+  if (w.kind === 'and') {
+    qb.where((sub) => { for (const x of items) applyPlanned(sub, x); });
+    return;
+  }
+  qb.where((sub) => { for (const x of items) sub.orWhere((y) => applyPlanned(y, x)); });
+}
+
 const isText = (f: FieldDef) => f.type === 'String' || f.type === 'Text' || f.type === 'Email' || f.type === 'Url';
 
 function applyFilter(qb: Knex.QueryBuilder, r: Resolved, f: Filter): void {
@@ -286,7 +347,23 @@ function applyFilter(qb: Knex.QueryBuilder, r: Resolved, f: Filter): void {
     case 'NOT BETWEEN': qb.whereNotBetween(col, (f.value as unknown[]).map(v) as [Knex.Value, Knex.Value]); break;
     case 'IS NULL': qb.whereNull(col); break;
     case 'IS NOT NULL': qb.whereNotNull(col); break;
+    case 'IS EMPTY': qb.where((x) => { x.whereNull(col); if (isText(r.field) || r.field.serialize) x.orWhere(col, '=', ''); }); break;
+    case 'IS NOT EMPTY': qb.whereNotNull(col); if (isText(r.field) || r.field.serialize) qb.where(col, '<>', ''); break;
+    case 'CONTAINS': case 'NOT CONTAINS': {
+      // Serialized fields: the value is one item; other fields: a substring (case-insensitive, as MySQL).
+      const items = Array.isArray(f.value) ? f.value : [f.value];
+      const needle = (x: unknown) => (r.field.serialize ? `%\x01${likeEscape(String(x))}\x01%` : `%${likeEscape(String(x))}%`);
+      const test = (x: Knex.QueryBuilder) => { for (const it of items) { if (r.field.serialize) x.where(col, 'like', needle(it)); else x.whereRaw('??::text ilike ?', [col, needle(it)]); } };
+      if (f.op === 'CONTAINS') qb.where(test);
+      else qb.where((x) => x.whereNull(col).orWhereNot(test));
+      break;
+    }
   }
+}
+
+/** Escapes LIKE wildcards so a CONTAINS needle matches literally. */
+function likeEscape(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 /** One value as the DB takes it (after the generic layer validated it). */

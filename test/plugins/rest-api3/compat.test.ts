@@ -22,7 +22,7 @@ describe('compat-civicrm', () => {
   describe('when enabled', () => {
     let t: TestKernel;
     before(async () => {
-      t = await bootRest({ plugins: [...BASE_PLUGINS, 'compat-civicrm'] });
+      t = await bootRest({ plugins: [...BASE_PLUGINS, 'api4', 'rest-api4', 'compat-civicrm'] });
     });
     after(() => t.close());
 
@@ -45,6 +45,8 @@ describe('compat-civicrm', () => {
         ['compat-civicrm:ajax', ['authx', 'legacy-keys', 'session']],
         ['compat-civicrm:extern', ['legacy-keys']],
         ['compat-civicrm:wp', ['legacy-keys']],
+        ['compat-civicrm:api4-call', ['authx', 'legacy-keys', 'session']],
+        ['compat-civicrm:api4-multi', ['authx', 'legacy-keys', 'session']],
       ]);
     });
 
@@ -57,7 +59,7 @@ describe('compat-civicrm', () => {
   });
 
   it('does not mount extern/rest.php twice when rest-api3 already uses the CiviCRM prefix', async () => {
-    const t = await bootRest({ plugins: [...BASE_PLUGINS, 'compat-civicrm'], config: { pluginConfig: { 'rest-api3': { externPrefix: '/sites/all/modules/civicrm' } } } });
+    const t = await bootRest({ plugins: [...BASE_PLUGINS, 'api4', 'rest-api4', 'compat-civicrm'], config: { pluginConfig: { 'rest-api3': { externPrefix: '/sites/all/modules/civicrm' } } } });
     try {
       const res = await (await t.http()).get('/sites/all/modules/civicrm/extern/rest.php?q=civicrm/ping&json=1');
       expect(res.text).to.equal('{"is_error":0,"message":"PONG: "}');

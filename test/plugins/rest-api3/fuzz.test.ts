@@ -21,7 +21,7 @@ const headerSets = fc.constantFrom<Record<string, string>>(
 describe('rest-api3: random requests (property)', () => {
   let t: TestKernel;
   before(async () => {
-    t = await bootRest({ plugins: [...BASE_PLUGINS, 'compat-civicrm'] });
+    t = await bootRest({ plugins: [...BASE_PLUGINS, 'api4', 'rest-api4', 'compat-civicrm'] });
   });
   after(() => t.close());
 

@@ -1,0 +1,552 @@
+/**
+ * The generic APIv4 actions, written once over entity metadata (entity `'*'`, version 4): get, create,
+ * update, save, delete, replace, getFields, getActions, checkAccess; every one accepts `chain`.
+ */
+import { KernelError, isKernelError, type ActionContext, type ActionRegistrar, type Permission, type Principal } from '../../kernel';
+import type { CompiledEntity, EntityRegistry, FieldDef, SaveContext } from '../entity-core';
+import { permissionFor } from '../entity-core/permissions';
+import { TRUSTED, type Condition, type EntityStore } from '../entity-core/store';
+import { coerceWrite, equalities, invalid, mayRead, mentions, parseOrderBy, parseWhere, resolvePath, v4Field, v4Fields, type WhereContext } from './params';
+import type { Api4Result, Row } from './types';
+
+type Params = Record<string, unknown>;
+
+export const ACTIONS = ['get', 'create', 'update', 'save', 'delete', 'replace', 'getFields', 'getActions', 'checkAccess'] as const;
+type ActionName = (typeof ACTIONS)[number];
+const WRITES = new Set<string>(['create', 'update', 'save', 'delete', 'replace']);
+
+const DESCRIPTIONS: Record<ActionName, string> = {
+  get: 'Get records (select, where, orderBy, limit, offset, joins over foreign keys, row_count)',
+  create: 'Create one record from values',
+  update: 'Update every record matching where with values',
+  save: 'Create or update several records (records, defaults, match)',
+  delete: 'Delete every record matching where',
+  replace: 'Replace the records matching where with records (saves them, deletes the rest)',
+  getFields: 'Field metadata in the APIv4 shape',
+  getActions: 'The actions the caller may run on this entity',
+  checkAccess: 'Whether the caller may run an action with these values',
+};
+
+const list = { type: 'array' } as const;
+const obj = { type: 'object' } as const;
+const common = { checkPermissions: { type: 'boolean' }, chain: obj, debug: {}, language: { type: 'string' } };
+const SCHEMAS: Record<ActionName, object> = {
+  get: { select: { type: 'array', items: { type: 'string' } }, where: list, orderBy: obj, limit: { type: 'integer', minimum: 0 }, offset: { type: 'integer', minimum: 0 } },
+  create: { values: obj },
+  update: { values: obj, where: list, reload: { type: 'boolean' } },
+  save: { records: { type: 'array', items: obj }, defaults: obj, match: { type: 'array', items: { type: 'string' } }, reload: { type: 'boolean' } },
+  delete: { where: list },
+  replace: { records: { type: 'array', items: obj }, defaults: obj, where: list },
+  getFields: { action: { type: 'string' }, loadOptions: { anyOf: [{ type: 'boolean' }, { type: 'array', items: { enum: ['id', 'name', 'label', 'description', 'color', 'icon'] } }] }, select: { type: 'array', items: { type: 'string' } }, where: list, values: obj },
+  getActions: { select: { type: 'array', items: { type: 'string' } }, where: list },
+  checkAccess: { action: { type: 'string', minLength: 1 }, values: obj },
+};
+
+const DATA_TYPES: Record<string, string> = { Int: 'Integer', String: 'String', Text: 'Text', Boolean: 'Boolean', Date: 'Date', Timestamp: 'Timestamp', Float: 'Float', Money: 'Money', Email: 'String', Url: 'String' };
+const INPUT_TYPES: Record<string, string> = { Int: 'Number', String: 'Text', Text: 'TextArea', Boolean: 'CheckBox', Date: 'Date', Timestamp: 'Date', Float: 'Number', Money: 'Number', Email: 'Email', Url: 'Url' };
+
+/** The permission an APIv4 action needs, from the entity's map (shared with APIv3). */
+export function v4Permission(registry: EntityRegistry, entity: string, action: string): Permission {
+  const p = (a: string) => permissionFor(registry, entity, a);
+  const own = registry.find(entity)?.permissions?.[action.toLowerCase()] ?? registry.find(entity)?.permissions?.[action];
+  if (own !== undefined) return own; // the entity's map names this action itself
+  switch (action.toLowerCase()) {
+    case 'save': return { allOf: [p('create'), p('update')] };
+    case 'replace': return { allOf: [p('create'), p('update'), p('delete')] };
+    case 'checkaccess': return 'public';
+    default: return p(action);
+  }
+}
+
+export function defineGenericActions(actions: ActionRegistrar, registry: EntityRegistry, store: EntityStore): void {
+  const g = new Generic(registry, store);
+  for (const action of ACTIONS) {
+    actions.define({
+      version: 4,
+      entity: '*',
+      action,
+      description: DESCRIPTIONS[action],
+      params: { type: 'object', additionalProperties: false, properties: { ...common, ...SCHEMAS[action] } },
+      permission: (_params: Params, entity: string) => v4Permission(registry, entity, action),
+      writes: WRITES.has(action),
+      entities: () => registry.names(4),
+      handler: async (params: Params, ctx: ActionContext): Promise<Api4Result> => {
+        const e = registry.get(ctx.entity);
+        const { values, countMatched } = await g.run(action, e, params, ctx);
+        if (params.chain) await g.chain(values, params.chain, ctx);
+        const result: Api4Result = { entity: e.name, action, version: 4, values, count: countMatched ?? values.length, countFetched: values.length };
+        if (countMatched !== undefined) result.countMatched = countMatched;
+        return result;
+      },
+    });
+  }
+}
+
+const ACL = () => new KernelError('E_FORBIDDEN', 'ACL check failed', { details: { acl: true } });
+
+class Generic {
+  constructor(private registry: EntityRegistry, private store: EntityStore) {}
+
+  run(action: ActionName, e: CompiledEntity, p: Params, ctx: ActionContext): Promise<{ values: Row[]; countMatched?: number }> {
+    switch (action) {
+      case 'get': return this.get(e, p, ctx);
+      case 'create': return this.create(e, p, ctx);
+      case 'update': return this.update(e, p, ctx);
+      case 'save': return this.save(e, p, ctx);
+      case 'delete': return this.delete(e, p, ctx);
+      case 'replace': return this.replace(e, p, ctx);
+      case 'getFields': return this.getFields(e, p, ctx);
+      case 'getActions': return this.getActions(e, p, ctx);
+      case 'checkAccess': return this.checkAccess(e, p, ctx);
+    }
+  }
+
+  private wc(e: CompiledEntity, ctx: ActionContext): WhereContext {
+    return { registry: this.registry, entity: e, principal: ctx.principal, paths: [] };
+  }
+
+  /**
+   * Conditions of a read or write: `where`, the conditions the entity's `beforeGet` taps add (e.g. only
+   * the caller's session's tokens), then the entity's get defaults (Contact's `is_deleted`).
+   */
+  private where(e: CompiledEntity, where: unknown, wc: WhereContext, applyDefaults = true, params: Params = {}): Condition[] {
+    const conds = parseWhere(wc, where);
+    for (const l of e.lifecycle) {
+      const r = l.beforeGet?.(params, { principal: wc.principal });
+      if (r?.where?.length) conds.push(...r.where);
+    }
+    if (applyDefaults) {
+      for (const f of v4Fields(e)) if (f.getDefault !== undefined && !mentions(conds, f.name)) conds.push({ path: f.name, op: '=', value: f.getDefault });
+    }
+    return conds;
+  }
+
+  /** Joining onto another entity needs `get` on it too (as APIv3's joins). */
+  private async checkJoins(wc: WhereContext, ctx: ActionContext): Promise<void> {
+    const seen = new Set<string>([wc.entity.name]);
+    for (const r of wc.paths) {
+      for (const j of r.joined) {
+        if (seen.has(j.name)) continue;
+        seen.add(j.name);
+        if (ctx.principal.attributes?.[TRUSTED]) continue;
+        if (!(await ctx.scope.cradle.kernel.can(j.name, 'get', ctx.principal, { version: 4 }))) {
+          throw new KernelError('E_FORBIDDEN', `Authorization failed: cannot join onto ${j.name} in ${r.path}`, { details: { acl: true } });
+        }
+      }
+    }
+  }
+
+  /** A stored row as APIv4 shows it: JSON types, secrets only for those allowed. */
+  out(fieldsByPath: Map<string, FieldDef>, row: Row, principal: Principal): Row {
+    const rec: Row = {};
+    for (const [path, v] of Object.entries(row)) {
+      const f = fieldsByPath.get(path);
+      if (!f || !mayRead(f, principal)) continue;
+      rec[path] = typed(f, v);
+    }
+    return rec;
+  }
+
+  private allFields(e: CompiledEntity, principal: Principal): Map<string, FieldDef> {
+    return new Map(v4Fields(e).filter((f) => mayRead(f, principal)).map((f) => [f.name, f]));
+  }
+
+  /** A written record as returned by create/update/save: secrets are never echoed, to anyone. */
+  private async readById(e: CompiledEntity, id: number, ctx: ActionContext): Promise<Row> {
+    const fields = new Map([...this.allFields(e, ctx.principal)].filter(([, f]) => !f.secret));
+    const rows = await this.store.select(ctx.db, e, { where: [{ path: 'id', op: '=', value: id }], select: [...fields.keys()], limit: 1 }, null);
+    return this.out(fields, rows[0] ?? { id }, ctx.principal);
+  }
+
+  // ---------------------------------------------------------------- get
+
+  async get(e: CompiledEntity, p: Params, ctx: ActionContext): Promise<{ values: Row[]; countMatched?: number }> {
+    const wc = this.wc(e, ctx);
+    const requested = (p.select as string[] | undefined) ?? [];
+    const rowCount = requested.includes('row_count');
+    const rest = requested.filter((s) => s !== 'row_count');
+    const fields = new Map<string, FieldDef>();
+    if (!rest.length && !rowCount || rest.includes('*')) for (const [k, f] of this.allFields(e, ctx.principal)) if (!f.secret) fields.set(k, f);
+    for (const s of rest) {
+      if (s === '*') continue;
+      if (s.endsWith('.*')) {
+        // `contact_id.*`: every readable field of the joined entity.
+        const base = resolvePath(this.registry, e, `${s.slice(0, -2)}.id`, ctx.principal);
+        wc.paths.push(base);
+        const target = base.joined[base.joined.length - 1];
+        for (const f of v4Fields(target)) if (!f.secret) fields.set(`${s.slice(0, -2)}.${f.name}`, f);
+        continue;
+      }
+      const r = resolvePath(this.registry, e, s, ctx.principal, { secretLeaf: true });
+      if (!mayRead(r.field, ctx.principal)) continue; // secrets are omitted for callers lacking their permission
+      wc.paths.push(r);
+      fields.set(s, r.field);
+    }
+    const where = this.where(e, p.where, wc, true, p);
+    const sort = parseOrderBy(wc, p.orderBy);
+    await this.checkJoins(wc, ctx);
+    // Fields a chain refers to (`$id`, `$contact_id`) are fetched with the rows (and returned, as APIv4 does).
+    if (p.chain && fields.size) {
+      for (const ref of new Set(['id', ...chainRefs(p.chain)])) {
+        if (fields.has(ref)) continue;
+        try {
+          const r = resolvePath(this.registry, e, ref, ctx.principal);
+          wc.paths.push(r);
+          fields.set(ref, r.field);
+        } catch { /* not a field of this entity: left as written */ }
+      }
+      await this.checkJoins(wc, ctx);
+    }
+    let values: Row[] = [];
+    if (fields.size) {
+      const raw = await this.store.select(ctx.db, e, { where, select: [...fields.keys()], sort, limit: (p.limit as number) || undefined, offset: (p.offset as number) || undefined, joinAccess: true }, ctx.principal);
+      values = raw.map((r) => this.out(fields, r, ctx.principal));
+    }
+    const countMatched = rowCount ? await this.store.count(ctx.db, e, { where, joinAccess: true }, ctx.principal) : undefined;
+    return { values, countMatched };
+  }
+
+  // ---------------------------------------------------------------- writes
+
+  /** Writable values by field name (unknown or read-only fields are the caller's mistake). */
+  private values(e: CompiledEntity, raw: unknown, principal: Principal, allowId = true): Row {
+    if (raw === undefined || raw === null) return {};
+    if (typeof raw !== 'object' || Array.isArray(raw)) throw invalid('values must be an object');
+    const out: Row = {};
+    for (const [k, v] of Object.entries(raw as Row)) {
+      if (v === undefined) continue;
+      const f = v4Field(e, k);
+      // A secret the caller may not read does not exist for them: it cannot be written either.
+      if (!f || !mayRead(f, principal)) throw invalid(`Invalid field '${k}' in values`, { error_field: k });
+      if (f.name === 'id') {
+        if (!allowId) continue;
+        if (v === null) continue;
+        const id = coerceWrite(f, v);
+        if (typeof id !== 'number' || id <= 0) throw invalid('id must be a positive integer', { error_field: 'id' });
+        out.id = id;
+        continue;
+      }
+      if (f.readonly) continue; // computed or managed fields are ignored, so a fetched record can be saved back
+      out[f.name] = coerceWrite(f, v);
+    }
+    return out;
+  }
+
+  private saveCtx(ctx: ActionContext, params: Row, existing: Row | null): SaveContext {
+    const trusted: Principal = { ...ctx.principal, attributes: { ...ctx.principal.attributes, [TRUSTED]: true } };
+    return {
+      db: ctx.db, principal: ctx.principal, params, existing,
+      // Lifecycle taps speak APIv3 (their params shape); they run trusted, in this transaction.
+      call: (entity, action, sub) => ctx.scope.cradle.kernel.call({ version: 3, entity, action, params: sub, principal: trusted, scope: ctx.scope, db: ctx.db, checkPermissions: false }),
+    };
+  }
+
+  private async acl(e: CompiledEntity, op: 'edit' | 'delete' | 'create', row: Row, ctx: ActionContext): Promise<void> {
+    try {
+      await this.store.checkWrite(e, op, row, ctx.principal);
+    } catch (err) {
+      if (isKernelError(err) && err.code === 'E_FORBIDDEN') throw ACL();
+      throw err;
+    }
+  }
+
+  /** Creates (existing null) or updates one record; returns the stored row as APIv4 shows it. */
+  private async saveOne(e: CompiledEntity, input: Row, existing: Row | null, ctx: ActionContext): Promise<Row> {
+    let values: Row = { ...input };
+    delete values.id;
+    if (!existing) for (const f of v4Fields(e)) if (values[f.name] === undefined && f.apiDefault !== undefined) values[f.name] = f.apiDefault;
+    const sc = this.saveCtx(ctx, input, existing);
+    for (const l of e.lifecycle) {
+      const v = await l.beforeSave?.(values, sc);
+      if (v) values = v;
+    }
+    // A JSON text field given as an object or list (and left so by the entity's taps) is stored as JSON.
+    for (const f of v4Fields(e)) if (!f.serialize && values[f.name] !== null && typeof values[f.name] === 'object') values[f.name] = JSON.stringify(values[f.name]);
+    if (!existing) {
+      const missing = v4Fields(e).filter((f) => f.apiRequired && (values[f.name] === undefined || values[f.name] === null || values[f.name] === '')).map((f) => f.name);
+      if (missing.length) throw invalid(`Mandatory values missing from Api4 ${e.name}::create: ${missing.join(', ')}`, { fields: missing });
+    }
+    await this.acl(e, existing ? 'edit' : 'create', existing ?? values, ctx);
+    if (existing && e.ownerField && values[e.ownerField] !== undefined && values[e.ownerField] !== existing[e.ownerField]) await this.acl(e, 'edit', values, ctx);
+    let id: number;
+    if (existing) {
+      id = Number(existing.id);
+      await this.store.update(ctx.db, e, id, values);
+    } else id = await this.store.insert(ctx.db, e, values);
+    const row = (await this.store.byId(ctx.db, e, id))!;
+    for (const l of e.lifecycle) await l.afterSave?.(row, sc);
+    return this.readById(e, id, ctx);
+  }
+
+  /** Ids the caller may see among the records matching `where` (row access: view). */
+  private async matching(e: CompiledEntity, where: unknown, ctx: ActionContext, extra: Condition[] = []): Promise<number[]> {
+    const wc = this.wc(e, ctx);
+    const conds = [...extra, ...this.where(e, where, wc, false)];
+    await this.checkJoins(wc, ctx);
+    const rows = await this.store.select(ctx.db, e, { where: conds, select: ['id'], joinAccess: true }, ctx.principal);
+    return rows.map((r) => Number(r.id));
+  }
+
+  async create(e: CompiledEntity, p: Params, ctx: ActionContext) {
+    const values = this.values(e, p.values, ctx.principal, false);
+    return { values: [await this.saveOne(e, values, null, ctx)] };
+  }
+
+  async update(e: CompiledEntity, p: Params, ctx: ActionContext) {
+    const values = this.values(e, p.values, ctx.principal);
+    const hasWhere = Array.isArray(p.where) && p.where.length > 0;
+    if (!hasWhere && values.id === undefined) throw invalid('Parameter "where" is required unless values include an id', { error_field: 'where' });
+    const extra: Condition[] = values.id !== undefined ? [{ path: 'id', op: '=', value: values.id }] : [];
+    const ids = await this.matching(e, p.where, ctx, extra);
+    delete values.id;
+    const out: Row[] = [];
+    for (const id of ids) out.push(await this.saveOne(e, values, (await this.store.byId(ctx.db, e, id))!, ctx));
+    return { values: out };
+  }
+
+  async save(e: CompiledEntity, p: Params, ctx: ActionContext) {
+    const records = (p.records as Row[] | undefined) ?? [];
+    const defaults = this.values(e, p.defaults ?? {}, ctx.principal, false);
+    const match = (p.match as string[] | undefined) ?? [];
+    for (const m of match) if (!v4Field(e, m)) throw invalid(`Invalid field '${m}' in match`, { error_field: m });
+    const out: Row[] = [];
+    for (const [i, rec] of records.entries()) {
+      const values = { ...defaults, ...this.values(e, rec, ctx.principal) };
+      let existing: Row | null = null;
+      if (values.id !== undefined) {
+        const seen = await this.matching(e, undefined, ctx, [{ path: 'id', op: '=', value: values.id }]);
+        if (!seen.length) {
+          if (await this.store.byId(ctx.db, e, values.id as number)) throw ACL();
+          throw invalid(`records[${i}]: ${e.name} id ${String(values.id)} not found`, { error_field: 'id' });
+        }
+        existing = await this.store.byId(ctx.db, e, values.id as number);
+      } else if (match.length && match.every((m) => m in values)) {
+        const conds: Condition[] = match.map((m) => (values[m] === null ? { path: m, op: 'IS NULL' } : { path: m, op: '=', value: values[m] }));
+        const ids = await this.matching(e, undefined, ctx, conds);
+        if (ids.length > 1) throw invalid(`records[${i}]: match criteria found ${ids.length} ${e.name} records`, { error_field: 'match' });
+        if (ids.length) existing = await this.store.byId(ctx.db, e, ids[0]);
+      }
+      out.push(await this.saveOne(e, values, existing, ctx));
+    }
+    return { values: out };
+  }
+
+  async delete(e: CompiledEntity, p: Params, ctx: ActionContext) {
+    if (!Array.isArray(p.where) || !p.where.length) throw invalid('Parameter "where" is required for delete', { error_field: 'where' });
+    const ids = await this.matching(e, p.where, ctx);
+    const out: Row[] = [];
+    for (const id of ids) {
+      await this.deleteOne(e, id, ctx);
+      out.push({ id });
+    }
+    return { values: out };
+  }
+
+  private async deleteOne(e: CompiledEntity, id: number, ctx: ActionContext): Promise<void> {
+    const row = (await this.store.byId(ctx.db, e, id))!;
+    await this.acl(e, 'delete', row, ctx);
+    const sc = this.saveCtx(ctx, { id }, row);
+    for (const l of e.lifecycle) if ((await l.beforeDelete?.(row, sc)) === 'handled') return;
+    await this.store.remove(ctx.db, e, id);
+  }
+
+  async replace(e: CompiledEntity, p: Params, ctx: ActionContext) {
+    if (!Array.isArray(p.where) || !p.where.length) throw invalid('Parameter "where" is required for replace', { error_field: 'where' });
+    const wc = this.wc(e, ctx);
+    const conds = parseWhere(wc, p.where);
+    const before = await this.matching(e, p.where, ctx);
+    // The where's equalities are defaults of every record (as APIv4 does).
+    const defaults = { ...equalities(conds), ...((p.defaults as Row | undefined) ?? {}) };
+    const { values } = await this.save(e, { records: p.records ?? [], defaults }, ctx);
+    const kept = new Set(values.map((r) => Number(r.id)));
+    for (const id of before) if (!kept.has(id)) await this.deleteOne(e, id, ctx);
+    return { values };
+  }
+
+  // ---------------------------------------------------------------- meta
+
+  async getFields(e: CompiledEntity, p: Params, ctx: ActionContext) {
+    const action = String(p.action ?? 'get');
+    const loadOptions = p.loadOptions;
+    const out: Row[] = [];
+    for (const f of v4Fields(e)) {
+      if (!mayRead(f, ctx.principal)) continue;
+      const spec: Row = {
+        name: f.name, title: f.title, description: f.description ?? null, type: 'Field', entity: e.name,
+        data_type: DATA_TYPES[f.type] ?? 'String', input_type: f.optionGroup || f.pseudoEntity || f.options ? 'Select' : f.fk ? 'EntityRef' : INPUT_TYPES[f.type] ?? 'Text',
+        required: action === 'create' ? !!f.apiRequired : false,
+        nullable: !f.required, readonly: !!f.readonly || f.name === 'id',
+        default_value: f.apiDefault ?? null, fk_entity: f.fk ?? null, serialize: f.serialize ? 1 : null,
+        column_name: f.column ?? f.name, maxlength: f.maxlength ?? null, options: false as unknown,
+      };
+      if (f.optionGroup || f.pseudoEntity || f.options) {
+        spec.options = true;
+        if (loadOptions) {
+          const opts = (await this.registry.optionsFor(ctx.db, f)) ?? [];
+          spec.options = Array.isArray(loadOptions)
+            ? opts.map((o) => Object.fromEntries((loadOptions as string[]).filter((k) => ['id', 'name', 'label'].includes(k)).map((k) => [k, k === 'id' ? optionId(f, o.value) : (o as unknown as Row)[k]])))
+            : Object.fromEntries(opts.map((o) => [o.value, o.label]));
+        }
+      }
+      out.push(spec);
+    }
+    return { values: pick(filterRows(out, p.where), p.select) };
+  }
+
+  async getActions(e: CompiledEntity, p: Params, ctx: ActionContext) {
+    const kernel = ctx.scope.cradle.kernel;
+    const values: Row[] = [];
+    for (const a of kernel.actions.list({ version: 4, entity: e.name })) {
+      if (await kernel.can(e.name, a.action, ctx.principal, { version: 4 })) values.push({ name: a.action, description: a.description });
+    }
+    return { values: pick(filterRows(values, p.where), p.select) };
+  }
+
+  async checkAccess(e: CompiledEntity, p: Params, ctx: ActionContext) {
+    const action = String(p.action);
+    const kernel = ctx.scope.cradle.kernel;
+    let access = await kernel.can(e.name, action, ctx.principal, { version: 4, params: { values: p.values ?? {} } });
+    const values = (p.values ?? {}) as Row;
+    if (access && e.ownerField && !ctx.principal.attributes?.[TRUSTED]) {
+      const a = action.toLowerCase();
+      const op = a === 'delete' ? 'delete' : a === 'create' || ((a === 'save') && values.id === undefined) ? 'create' : ['update', 'save'].includes(a) ? 'edit' : a === 'get' ? 'view' : undefined;
+      try {
+        if (op === 'create') await this.store.checkWrite(e, 'create', values, ctx.principal);
+        else if (op && values.id !== undefined) {
+          const id = Number(values.id);
+          const visible = Number.isSafeInteger(id) ? await this.store.select(ctx.db, e, { where: [{ path: 'id', op: '=', value: id }], select: ['id'] }, ctx.principal) : [];
+          const row = visible.length ? await this.store.byId(ctx.db, e, id) : null;
+          if (!row) access = false;
+          else if (op !== 'view') await this.store.checkWrite(e, op, row, ctx.principal);
+        }
+      } catch (err) {
+        if (!isKernelError(err) || err.code !== 'E_FORBIDDEN') throw err;
+        access = false;
+      }
+    }
+    return { values: [{ access }] };
+  }
+
+  // ---------------------------------------------------------------- chain
+
+  /** `chain: {name: [entity, action, params, index]}` per row, with `$field` back-references. */
+  async chain(rows: Row[], chain: unknown, ctx: ActionContext): Promise<void> {
+    if (typeof chain !== 'object' || chain === null || Array.isArray(chain)) throw invalid('chain must be an object {name: [entity, action, params, index]}');
+    const specs = Object.entries(chain as Row);
+    for (const [name, spec] of specs) {
+      if (!Array.isArray(spec) || typeof spec[0] !== 'string' || typeof spec[1] !== 'string' || (spec[2] !== undefined && (typeof spec[2] !== 'object' || spec[2] === null || Array.isArray(spec[2])))) {
+        throw invalid(`chain ${name}: expected [entity, action, params, index]`);
+      }
+      if (name === '__proto__' || name in Object.prototype) throw invalid(`chain name ${name} is not allowed`);
+    }
+    for (const row of rows) {
+      for (const [name, spec] of specs) {
+        const [entity, action, params, index] = spec as [string, string, Row | undefined, unknown];
+        const sub = substitute(params ?? {}, row) as Row;
+        const r = (await ctx.call(entity, action, sub, { version: 4 })) as Api4Result;
+        row[name] = applyIndex(r.values, index);
+      }
+    }
+  }
+}
+
+/** `select` over metadata rows (getFields, getActions): only the named properties. */
+function pick(rows: Row[], select: unknown): Row[] {
+  const keys = Array.isArray(select) ? (select as string[]) : [];
+  if (!keys.length) return rows;
+  return rows.map((r) => Object.fromEntries(keys.filter((k) => Object.prototype.hasOwnProperty.call(r, k)).map((k) => [k, r[k]])));
+}
+
+/** `where` over metadata rows, in memory: `=`, `!=`, `<>`, `IN`, `NOT IN`, `LIKE`, `IS NULL`, `IS NOT NULL`, and groups. */
+function filterRows(rows: Row[], where: unknown): Row[] {
+  if (where === undefined || where === null) return rows;
+  if (!Array.isArray(where)) throw invalid('Parameter "where" must be a list of clauses');
+  const test = (r: Row, clause: unknown, depth: number): boolean => {
+    if (depth > 16) throw invalid('Where clauses nested too deep');
+    if (!Array.isArray(clause) || typeof clause[0] !== 'string') throw invalid(`Invalid where clause ${JSON.stringify(clause)?.slice(0, 100)}`);
+    const [head, op, value] = clause as [string, unknown, unknown];
+    if (head === 'OR' || head === 'AND' || head === 'NOT') {
+      if (!Array.isArray(op)) throw invalid(`${head} group needs a list of clauses`);
+      const results = op.map((c) => test(r, c, depth + 1));
+      return head === 'OR' ? results.some(Boolean) : head === 'AND' ? results.every(Boolean) : !results.every(Boolean);
+    }
+    const v = Object.prototype.hasOwnProperty.call(r, head) ? r[head] : null;
+    const o = typeof op === 'string' ? op.toUpperCase() : '';
+    switch (o) {
+      case '=': return v === value || (v !== null && value !== null && String(v) === String(value));
+      case '!=': case '<>': return !(v === value || (v !== null && value !== null && String(v) === String(value)));
+      case 'IN': case 'NOT IN': {
+        if (!Array.isArray(value)) throw invalid(`Operator ${o} needs a list`);
+        const hit = value.some((x) => String(x) === String(v));
+        return o === 'IN' ? hit : !hit;
+      }
+      case 'LIKE': {
+        if (typeof value !== 'string') throw invalid('Operator LIKE needs a string');
+        const re = new RegExp(`^${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/%/g, '.*').replace(/_/g, '.')}$`, 'is');
+        return v !== null && re.test(String(v));
+      }
+      case 'IS NULL': return v === null || v === undefined;
+      case 'IS NOT NULL': return v !== null && v !== undefined;
+      default: throw invalid(`Illegal operator ${JSON.stringify(op)} for ${head}`);
+    }
+  };
+  return rows.filter((r) => where.every((c) => test(r, c, 0)));
+}
+
+/** Option ids are typed like their field (APIv4 returns integer ids for Int fields). */
+function optionId(f: FieldDef, value: string): unknown {
+  return f.type === 'Int' && /^-?\d+$/.test(value) ? Number(value) : value;
+}
+
+/** A stored value in APIv4's JSON types. */
+export function typed(f: FieldDef, v: unknown): unknown {
+  if (v === null || v === undefined) return null;
+  if (f.serialize) return Array.isArray(v) ? v : [v];
+  switch (f.type) {
+    case 'Boolean': return v === true || v === 1 || v === '1' || v === 't';
+    case 'Int': return typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v;
+    case 'Float':
+    case 'Money': return typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v;
+    default: return v;
+  }
+}
+
+/** The `$field` references in a chain's params (not in nested chains, which refer to their own rows). */
+function chainRefs(chain: unknown): string[] {
+  const out: string[] = [];
+  const walk = (v: unknown) => {
+    if (typeof v === 'string' && /^\$[A-Za-z_][\w.]*$/.test(v)) out.push(v.slice(1));
+    else if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v as Row)) if (k !== 'chain') walk(x);
+  };
+  if (chain && typeof chain === 'object') for (const spec of Object.values(chain as Row)) if (Array.isArray(spec)) walk(spec[2]);
+  return out;
+}
+
+/** `$id`, `$contact_id`, `$contact_id.display_name`: values of the parent row. */
+function substitute(v: unknown, row: Row): unknown {
+  if (typeof v === 'string' && /^\$[A-Za-z_][\w.]*$/.test(v)) {
+    const key = v.slice(1);
+    if (key in row) return row[key];
+    let cur: unknown = row;
+    for (const part of key.split('.')) {
+      if (!cur || typeof cur !== 'object') return v;
+      cur = (cur as Row)[part];
+    }
+    return cur === undefined ? v : cur;
+  }
+  if (Array.isArray(v)) return v.map((x) => substitute(x, row));
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v as Row).map(([k, x]) => [k, k === 'chain' ? x : substitute(x, row)]));
+  return v;
+}
+
+/** `index`: a field name keys the values by it; an integer picks one row (null when absent). */
+export function applyIndex(values: Row[], index: unknown): unknown {
+  if (index === undefined || index === null || index === '') return values;
+  if (typeof index === 'number' || (typeof index === 'string' && /^\d+$/.test(index))) return values[Number(index)] ?? null;
+  if (typeof index !== 'string') throw invalid('index must be a field name or an integer');
+  // No prototype: a stored value `__proto__` is just a key.
+  const out: Row = Object.create(null);
+  for (const r of values) out[String(r[index])] = r;
+  return out;
+}

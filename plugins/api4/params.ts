@@ -1,0 +1,209 @@
+/**
+ * APIv4 params → store conditions and typed values. Field names, join paths, operators and sort
+ * directions are checked against entity metadata and whitelists here; a caller's mistake is an
+ * E_INVALID_PARAMS error naming what was wrong, never SQL.
+ */
+import { KernelError, type Principal } from '../../kernel';
+import type { CompiledEntity, EntityRegistry, FieldDef } from '../entity-core';
+import { MAX_CONDITION_DEPTH, MAX_JOINS, TRUSTED, V4_OPERATORS, type Condition, type Operator } from '../entity-core/store';
+
+export const MAX_PATH_JOINS = MAX_JOINS;
+
+export function invalid(message: string, details: Record<string, unknown> = {}): KernelError {
+  return new KernelError('E_INVALID_PARAMS', message, { details });
+}
+
+/** Fields APIv4 shows: stored columns of the entity (APIv3's computed/related extras are not APIv4 fields). */
+export function v4Fields(e: CompiledEntity): FieldDef[] {
+  return e.fields.filter((f) => !f.related && !f.labelOf && !f.via);
+}
+
+export function v4Field(e: CompiledEntity, name: string): FieldDef | undefined {
+  const f = e.byName.get(name);
+  return f && !f.related && !f.labelOf && !f.via ? f : undefined;
+}
+
+/** May this principal read this (possibly secret) field? Trusted calls (checkPermissions off) may. */
+export function mayRead(f: FieldDef, principal: Principal): boolean {
+  return !f.secret || !!principal.attributes?.[TRUSTED] || principal.permissions.has('*') || f.secret.some((p) => principal.permissions.has(p));
+}
+
+export interface ResolvedPath {
+  path: string;
+  field: FieldDef;
+  /** Entities joined on the way (for join permission checks). */
+  joined: CompiledEntity[];
+}
+
+/** Resolves `field` or `fk_field.field[.…]` strictly by metadata. */
+export function resolvePath(registry: EntityRegistry, e: CompiledEntity, path: unknown, principal: Principal, opts: { secretLeaf?: boolean } = {}): ResolvedPath {
+  if (typeof path !== 'string' || !path) throw invalid(`Invalid field ${JSON.stringify(path)}`, { error_field: String(path) });
+  const parts = path.split('.');
+  if (parts.length - 1 > MAX_PATH_JOINS) throw invalid(`Too many joins in ${path} (at most ${MAX_PATH_JOINS})`, { error_field: path });
+  let cur = e;
+  const joined: CompiledEntity[] = [];
+  for (let i = 0; i < parts.length - 1; i++) {
+    const f = v4Field(cur, parts[i]);
+    const target = f?.fk ? registry.find(f.fk) : undefined;
+    if (!f || !target || !mayRead(f, principal)) throw invalid(`Invalid field '${path}'`, { error_field: path });
+    joined.push(target);
+    cur = target;
+  }
+  const field = v4Field(cur, parts[parts.length - 1]);
+  // A secret leaf is allowed only where the caller then omits it (get's select); elsewhere it does not exist.
+  if (!field || (!opts.secretLeaf && !mayRead(field, principal))) throw invalid(`Invalid field '${path}'`, { error_field: path });
+  return { path, field, joined };
+}
+
+const isTextType = (f: FieldDef) => f.type === 'String' || f.type === 'Text' || f.type === 'Email' || f.type === 'Url';
+const DATE = /^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$/;
+
+/** One scalar for a field, with JSON types checked (`what` names it in the error). */
+export function coerceScalar(f: FieldDef, v: unknown, what: string): unknown {
+  const bad = (type: string) => invalid(`${what}: expected ${type}, got ${JSON.stringify(v)?.slice(0, 60) ?? typeof v}`, { error_field: what });
+  if (v === null) return null;
+  switch (f.type) {
+    case 'Int':
+      if (typeof v === 'number' && Number.isSafeInteger(v)) return v;
+      if (typeof v === 'string' && /^-?\d{1,15}$/.test(v.trim())) return Number(v);
+      if (typeof v === 'boolean') return v ? 1 : 0;
+      throw bad('an integer');
+    case 'Float':
+    case 'Money':
+      if (typeof v === 'number' && Number.isFinite(v)) return v;
+      if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
+      throw bad('a number');
+    case 'Boolean':
+      if (typeof v === 'boolean') return v;
+      if (v === 0 || v === 1 || v === '0' || v === '1') return Number(v) === 1;
+      if (v === 'true' || v === 'false') return v === 'true';
+      throw bad('a boolean');
+    case 'Date':
+    case 'Timestamp':
+      if (typeof v === 'string' && DATE.test(v.trim()) && !Number.isNaN(Date.parse(v.trim().replace(' ', 'T')))) return v.trim();
+      throw bad('a date (YYYY-MM-DD[ HH:MM:SS])');
+    default:
+      if (typeof v === 'string') return v;
+      if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+      throw bad('a string');
+  }
+}
+
+/** A value to write: serialized fields take a list; strings are held to their maxlength. */
+export function coerceWrite(f: FieldDef, v: unknown): unknown {
+  if (v === null) return null;
+  if (f.serialize) {
+    const items = Array.isArray(v) ? v : [v];
+    return items.map((x, i) => {
+      if (x === null || typeof x === 'object') throw invalid(`${f.name}[${i}]: expected a scalar`, { error_field: f.name });
+      return String(x);
+    });
+  }
+  // Text fields holding JSON may be given as an object or list; the entity's taps (or saveOne) encode it.
+  if (f.type === 'Text' && typeof v === 'object') return v;
+  const out = coerceScalar(f, v, f.name);
+  if (typeof out === 'string' && f.maxlength && isTextType(f) && out.length > f.maxlength) {
+    throw invalid(`${f.name}: ${out.length} characters, at most ${f.maxlength}`, { error_field: f.name, max_length: f.maxlength });
+  }
+  return out;
+}
+
+const OPS = new Set<string>(V4_OPERATORS);
+const NO_VALUE = new Set(['IS NULL', 'IS NOT NULL', 'IS EMPTY', 'IS NOT EMPTY']);
+const LISTS = new Set(['IN', 'NOT IN']);
+const PAIRS = new Set(['BETWEEN', 'NOT BETWEEN']);
+
+export interface WhereContext {
+  registry: EntityRegistry;
+  entity: CompiledEntity;
+  principal: Principal;
+  /** Every resolved path (for join permission checks). */
+  paths: ResolvedPath[];
+}
+
+/**
+ * APIv4 `where`: a list of `[field, op, value]` clauses (AND-ed) and `['OR'|'AND'|'NOT', [clauses]]`
+ * groups, nested to any depth (bounded).
+ */
+export function parseWhere(wc: WhereContext, where: unknown, depth = 0): Condition[] {
+  if (where === undefined || where === null) return [];
+  if (!Array.isArray(where)) throw invalid('Parameter "where" must be a list of clauses');
+  if (depth > MAX_CONDITION_DEPTH) throw invalid(`Where clauses nested deeper than ${MAX_CONDITION_DEPTH} levels`);
+  return where.map((clause) => parseClause(wc, clause, depth));
+}
+
+function parseClause(wc: WhereContext, clause: unknown, depth: number): Condition {
+  if (!Array.isArray(clause) || clause.length < 2 || typeof clause[0] !== 'string') {
+    throw invalid(`Invalid where clause ${JSON.stringify(clause)?.slice(0, 100)}: expected [field, operator, value] or [OR|AND|NOT, [clauses]]`);
+  }
+  const head = clause[0];
+  if (head === 'OR' || head === 'AND' || head === 'NOT') {
+    if (!Array.isArray(clause[1])) throw invalid(`${head} group needs a list of clauses`);
+    const items = parseWhere(wc, clause[1], depth + 1);
+    if (head === 'OR') return { or: items };
+    if (head === 'AND') return { and: items };
+    return { not: { and: items } };
+  }
+  if (clause.length > 4 || (clause.length === 4 && clause[3])) throw invalid(`Invalid where clause for ${head}: expressions are not supported`);
+  const op = typeof clause[1] === 'string' ? clause[1].toUpperCase().trim().replace(/\s+/g, ' ') : '';
+  if (!OPS.has(op)) throw invalid(`Illegal operator ${JSON.stringify(clause[1])} for ${head}; use one of ${V4_OPERATORS.join(', ')}`, { error_field: head });
+  const r = resolvePath(wc.registry, wc.entity, head, wc.principal);
+  wc.paths.push(r);
+  const f = r.field;
+  const what = `where ${head}`;
+  if (NO_VALUE.has(op)) return { path: head, op: op as Operator };
+  if (clause.length < 3) throw invalid(`Operator ${op} for ${head} needs a value`, { error_field: head });
+  const value = clause[2];
+  if (LISTS.has(op)) {
+    if (!Array.isArray(value)) throw invalid(`Operator ${op} for ${head} needs a list`, { error_field: head });
+    return { path: head, op: op as Operator, value: value.map((x) => scalarFor(f, x, what)) };
+  }
+  if (PAIRS.has(op)) {
+    if (!Array.isArray(value) || value.length !== 2) throw invalid(`Operator ${op} for ${head} needs a list of two values`, { error_field: head });
+    return { path: head, op: op as Operator, value: value.map((x) => scalarFor(f, x, what)) };
+  }
+  if (op === 'CONTAINS' || op === 'NOT CONTAINS') {
+    const items = Array.isArray(value) ? value : [value];
+    if (!items.length || items.some((x) => x === null || typeof x === 'object')) throw invalid(`Operator ${op} for ${head} needs a value or a list of values`, { error_field: head });
+    return { path: head, op: op as Operator, value: items.map(String) };
+  }
+  if (value === null) {
+    if (op === '=') return { path: head, op: 'IS NULL' };
+    if (op === '!=' || op === '<>') return { path: head, op: 'IS NOT NULL' };
+  }
+  if (op === 'LIKE' || op === 'NOT LIKE') {
+    if (typeof value !== 'string' && typeof value !== 'number') throw invalid(`Operator ${op} for ${head} needs a string`, { error_field: head });
+    return { path: head, op: op as Operator, value: String(value) };
+  }
+  return { path: head, op: op as Operator, value: scalarFor(f, value, what) };
+}
+
+function scalarFor(f: FieldDef, v: unknown, what: string): unknown {
+  if (v === null || typeof v === 'object') throw invalid(`${what}: expected a scalar value`, { error_field: what });
+  if (f.serialize) return String(v);
+  return coerceScalar(f, v, what);
+}
+
+/** Does any condition name this field (top-level path)? */
+export function mentions(conds: Condition[], name: string): boolean {
+  return conds.some((c) => ('or' in c ? mentions(c.or, name) : 'and' in c ? mentions(c.and, name) : 'not' in c ? mentions([c.not], name) : c.path === name));
+}
+
+/** `orderBy: {field: 'ASC'|'DESC'}`. */
+export function parseOrderBy(wc: WhereContext, orderBy: unknown): Array<{ path: string; dir: 'ASC' | 'DESC' }> {
+  if (orderBy === undefined || orderBy === null) return [];
+  if (typeof orderBy !== 'object' || Array.isArray(orderBy)) throw invalid('Parameter "orderBy" must be an object {field: "ASC"|"DESC"}');
+  return Object.entries(orderBy as Record<string, unknown>).map(([path, dir]) => {
+    const d = typeof dir === 'string' ? dir.toUpperCase() : '';
+    if (d !== 'ASC' && d !== 'DESC') throw invalid(`Invalid sort direction ${JSON.stringify(dir)} for ${path}`, { error_field: path });
+    wc.paths.push(resolvePath(wc.registry, wc.entity, path, wc.principal));
+    return { path, dir: d };
+  });
+}
+
+/** Is this a top-level `=` filter (replace's defaults)? */
+export function equalities(conds: Condition[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const c of conds) if ('path' in c && c.op === '=' && !c.path.includes('.')) out[c.path] = c.value;
+  return out;
+}

@@ -1,0 +1,47 @@
+/**
+ * The `api4` service: one APIv4 call as `civicrm_api4()` runs it — `checkPermissions` (false lifts
+ * authorization and row access, for trusted code), the kernel pipeline, and the reference's wording of
+ * an entity-level refusal (`Authorization failed: CiviCRM APIv4 (<Entity>::<action>)`).
+ */
+import { KernelError, isKernelError, type Kernel } from '../../kernel';
+import { TRUSTED } from '../entity-core/store';
+import type { Api4Request, Api4Result, Api4Service } from './types';
+
+export function createApi4Service(kernel: Kernel): Api4Service {
+  return {
+    async call(input: Api4Request): Promise<Api4Result> {
+      const params = { ...(input.params ?? {}) };
+      const check = input.checkPermissions ?? params.checkPermissions !== false;
+      params.checkPermissions = check;
+      const principal = !check && !input.principal.attributes?.[TRUSTED]
+        ? { ...input.principal, attributes: { ...input.principal.attributes, [TRUSTED]: true } }
+        : input.principal;
+      try {
+        const r = await kernel.call({ version: 4, entity: input.entity, action: input.action, params, principal, scope: input.scope, db: input.db, checkPermissions: check });
+        return asResult(r, input.entity, input.action);
+      } catch (err) {
+        throw toApi4Error(err);
+      }
+    },
+  };
+}
+
+/** Entity-level refusals from the pipeline get the reference's message; record-level ones say `ACL check failed`. */
+export function toApi4Error(err: unknown): unknown {
+  if (!isKernelError(err)) return err;
+  const d = err.details ?? {};
+  if ((err.code === 'E_FORBIDDEN' || err.code === 'E_UNAUTHENTICATED') && !d.acl && typeof d.entity === 'string' && typeof d.action === 'string' && !err.message.startsWith('Authorization failed')) {
+    return new KernelError(err.code, `Authorization failed: CiviCRM APIv4 (${d.entity}::${d.action})`, { details: { ...d, reason: err.message }, cause: err });
+  }
+  return err;
+}
+
+/**
+ * Entity-specific actions (e.g. the OAuth ones) may return a list, one record or a scalar instead of a
+ * full result: wrap it so every caller sees the same shape.
+ */
+export function asResult(r: unknown, entity: string, action: string): Api4Result {
+  if (r && typeof r === 'object' && !Array.isArray(r) && (r as Api4Result).version === 4 && Array.isArray((r as Api4Result).values)) return r as Api4Result;
+  const values = (Array.isArray(r) ? r : r === undefined || r === null ? [] : [r]) as Api4Result['values'];
+  return { entity, action, version: 4, values, count: values.length, countFetched: values.length };
+}
