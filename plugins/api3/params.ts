@@ -42,7 +42,8 @@ export function optionValue(params: Record<string, unknown>, name: string): unkn
 }
 
 function toInt(v: unknown, what: string): number {
-  if (typeof v === 'number' && Number.isInteger(v)) return v;
+  // limit and offset are counts: a negative number is as invalid as a word.
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return v;
   if (typeof v === 'string' && /^\s*\d+\s*$/.test(v)) return Number(v);
   throw invalid(`${what} is not a valid integer`, 2001, { error_field: what, type: 'integer' });
 }

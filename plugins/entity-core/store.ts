@@ -234,6 +234,10 @@ export class EntityStore {
     qb.select(selects);
     for (const s of built.sort) qb.orderBy(s.r.ref, s.dir.toLowerCase() as 'asc' | 'desc');
     if (!built.sort.some((s) => s.r.ref === 't.id')) qb.orderBy('t.id', 'asc');
+    // The API layers validate these; the store refuses them too, so no caller ever reaches knex's own error.
+    for (const [k, n] of [['limit', q.limit], ['offset', q.offset]] as const) {
+      if (n !== undefined && !(Number.isSafeInteger(n) && n >= 0)) throw new KernelError('E_INVALID_PARAMS', `${k} must be a non-negative integer`);
+    }
     if (q.limit) qb.limit(q.limit);
     if (q.offset) qb.offset(q.offset);
     const rows = (await guarded(async () => qb)) as Array<Record<string, unknown>>;

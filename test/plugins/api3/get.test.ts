@@ -196,3 +196,19 @@ describe('api3 get family: actions, options, operators, joins', () => {
     });
   });
 });
+
+describe('api3 get: paging bounds (a fuzz finding)', () => {
+  let e: Engine;
+  before(async () => {
+    e = await bootEngine();
+  });
+  after(() => e.t.close());
+
+  it('refuses a negative offset or limit as an invalid integer, never an internal error', async () => {
+    for (const options of [{ offset: -1 }, { limit: -5 }, { offset: '-3' }]) {
+      const err = await e.fail('Contact', 'get', { options });
+      expect(err.code, JSON.stringify(options)).to.equal('E_INVALID_PARAMS');
+      expect(err.details?.error_code).to.equal(2001);
+    }
+  });
+});
