@@ -1,7 +1,7 @@
 /**
  * The `api4` service: one APIv4 call as `civicrm_api4()` runs it — `checkPermissions` (false lifts
  * authorization and row access, for trusted code), the kernel pipeline, and the reference's wording of
- * an entity-level refusal (`Authorization failed: CiviCRM APIv4 (<Entity>::<action>)`).
+ * an entity-level refusal (`Authorization failed: CRM APIv4 (<Entity>::<action>)`).
  */
 import { KernelError, isKernelError, type Kernel } from '../../kernel';
 import { TRUSTED } from '../entity-core/store';
@@ -31,7 +31,7 @@ export function toApi4Error(err: unknown): unknown {
   if (!isKernelError(err)) return err;
   const d = err.details ?? {};
   if ((err.code === 'E_FORBIDDEN' || err.code === 'E_UNAUTHENTICATED') && !d.acl && typeof d.entity === 'string' && typeof d.action === 'string' && !err.message.startsWith('Authorization failed')) {
-    return new KernelError(err.code, `Authorization failed: CiviCRM APIv4 (${d.entity}::${d.action})`, { details: { ...d, reason: err.message }, cause: err });
+    return new KernelError(err.code, `Authorization failed: CRM APIv4 (${d.entity}::${d.action})`, { details: { ...d, reason: err.message }, cause: err });
   }
   return err;
 }

@@ -11,7 +11,9 @@ import { api3ContactCreator, newStateId, OAuthStore, SESSION_ATTR, type Row, typ
 import type { OAuthTokens } from './tokens';
 import type { ProviderRecord } from './types';
 
+/** The usual APIv4 selectors (spec: where, orderBy, limit, checkPermissions); the binding always sends checkPermissions. */
 const selectorProps = {
+  checkPermissions: { type: 'boolean' },
   where: { type: 'array' },
   orderBy: { type: 'object' },
   limit: { type: 'integer', minimum: 0 },

@@ -110,7 +110,7 @@ describe('api4 engine', () => {
         await api4(scope, 'Contact', 'create', { values: { contact_type: 'Individual' } });
         expect.fail('should throw');
       } catch (err) {
-        expect((err as Api4CallError).message).to.equal('Authorization failed: CiviCRM APIv4 (Contact::create)');
+        expect((err as Api4CallError).message).to.equal('Authorization failed: CRM APIv4 (Contact::create)');
         expect((err as Api4CallError).status).to.equal(403);
       }
       // checkPermissions: false runs trusted (in-process only).
@@ -148,7 +148,7 @@ describe('api4 engine', () => {
     expect((await k.call('Api4Thing', 'get', { where: [['name', '=', 'hidden']] }, staff)).count).to.equal(0);
     expect((await k.call('Api4Thing', 'update', { where: [['name', '=', 'hidden']], values: { score: 5 } }, staff)).count).to.equal(0);
     expect((await k.call('Api4Thing', 'delete', { where: [['name', '=', 'hidden']] }, staff)).count).to.equal(0);
-    expect((await fail('Api4Thing', 'save', { records: [{ name: 'x' }] }, staff)).message).to.equal('Authorization failed: CiviCRM APIv4 (Api4Thing::save)');
+    expect((await fail('Api4Thing', 'save', { records: [{ name: 'x' }] }, staff)).message).to.equal('Authorization failed: CRM APIv4 (Api4Thing::save)');
     const ro = await k.call('Contact', 'update', { where: [['id', '=', ann]], values: { sort_name: 'Zzz', nick_name: 'A' } });
     expect(ro.values[0]).to.include({ sort_name: 'Archer, Ann', nick_name: 'A' });
     await k.call('Api4Thing', 'delete', { where: [['name', '=', 'hidden']] });

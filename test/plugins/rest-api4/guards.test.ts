@@ -46,10 +46,10 @@ describe('rest-api4: auth, guards, statuses', () => {
     it('no credential runs as anonymous: entity-level refusals are 403 in the reference wording', async () => {
       const res = await k.req().post('/crm/ajax/api4/Contact/create').set('X-Requested-With', 'XMLHttpRequest').type('form').send(json({ values: { contact_type: 'Individual' } }));
       expect(res.status).to.equal(403);
-      expect(res.body).to.deep.equal({ error_code: 0, error_message: 'Authorization failed: CiviCRM APIv4 (Contact::create)', status: 403 });
+      expect(res.body).to.deep.equal({ error_code: 0, error_message: 'Authorization failed: CRM APIv4 (Contact::create)', status: 403 });
       const staffCreate = await k.req().post('/crm/ajax/api4/Contact/create').set(bearer(staff.key)).type('form').send(json({ values: { contact_type: 'Individual' } }));
       expect(staffCreate.status).to.equal(403);
-      expect(staffCreate.body.error_message).to.equal('Authorization failed: CiviCRM APIv4 (Contact::create)');
+      expect(staffCreate.body.error_message).to.equal('Authorization failed: CRM APIv4 (Contact::create)');
     });
   });
 
