@@ -1,0 +1,21 @@
+/** The reference pages in docs/ are generated from the code; this fails when someone forgets `npm run docs`. */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+describe('generated docs', function () {
+  this.timeout(90000);
+  it('docs/hooks.md, actions.md, errors.md, manifest.md and config.schema.json match the code (run `npm run docs`)', () => {
+    const out = mkdtempSync(path.join(tmpdir(), 'crm-docs-'));
+    const r = spawnSync(process.execPath, [path.join(root, 'bin/crm.mjs'), 'docs', '--out', out], { cwd: root, encoding: 'utf8', env: { ...process.env, DATABASE_URL: '', CRM_CONFIG: '' } });
+    expect(r.status, r.stderr).to.equal(0);
+    for (const f of ['hooks.md', 'actions.md', 'errors.md', 'manifest.md', 'config.schema.json']) {
+      expect(readFileSync(path.join(out, f), 'utf8'), `docs/${f} is stale: run npm run docs`).to.equal(readFileSync(path.join(root, 'docs', f), 'utf8'));
+    }
+  });
+});
