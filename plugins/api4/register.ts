@@ -1,10 +1,12 @@
-import { definePlugin, type Kernel } from '../../kernel';
+import { cliCommands, definePlugin, type Kernel } from '../../kernel';
+import { apiCliCommand } from '../entity-core/cli';
 import type { EntityRegistry } from '../entity-core';
 import type { EntityStore } from '../entity-core/store';
 import { defineGenericActions } from './generic';
 import { createApi4Service } from './service';
 
-export default definePlugin(({ services, actions }) => {
+export default definePlugin(({ services, actions, hooks }) => {
+  hooks.tap(cliCommands, () => apiCliCommand(4, 'api4'));
   services.singleton('api4', (c) => createApi4Service(c.kernel as Kernel));
   defineGenericActions(actions, services.resolve<EntityRegistry>('entities'), services.resolve<EntityStore>('entityStore'));
 });
