@@ -92,6 +92,13 @@ export function createApi3Service(kernel: Kernel): Api3Service {
           if (forceRollback) (req.scope.cradle.entities as EntityRegistry | undefined)?.invalidateOptions();
           return result;
         }
+        // Reads with read-only chains need no transaction (two fewer statements per call).
+        const readOnly = !forceRollback && action.startsWith('get') && chains.every((c) => c.action.startsWith('get') && !/"api[._]/.test(JSON.stringify(c.spec)));
+        if (readOnly) {
+          const result = await kernel.call({ version: 3, entity, action, params, principal: req.principal, scope: req.scope, db: req.db, checkPermissions: req.checkPermissions });
+          await runChainsFor(result, entity, action, chains, req);
+          return result;
+        }
         // The parent and its chains share one transaction: a failing chain rolls everything back.
         const outer: Knex = req.db ?? kernel.db;
         const trx = await outer.transaction();

@@ -68,8 +68,17 @@ export class Authenticator {
       if (hit.wait > 0) return { reject: THROTTLED, retryAfter: hit.wait };
       return this.policy(db, req, { contactId: hit.contactId, cred: 'api_key' }, hit.user, hit.permissions);
     }
+    // A bearer value that is no live key may be a JWT: verifying it needs no database.
+    const jwt = bearer ? await verifyJwt(this.keyring, bearer) : null;
+    if (jwt && 'contactId' in jwt) {
+      const who = await this.store.contactPrincipal(db, jwt.contactId, this.throttle.waitQuery(db, subjects));
+      if (who.wait > 0) return { reject: THROTTLED, retryAfter: who.wait };
+      if (!(await this.store.contactExists(db, jwt.contactId))) return { reject: `Contact ID ${jwt.contactId} is invalid` };
+      return this.policy(db, req, { contactId: jwt.contactId, cred: 'jwt', claims: jwt.claims }, who.user, who.permissions);
+    }
     const wait = await this.throttle.retryAfter(db, subjects);
     if (wait > 0) return { reject: THROTTLED, retryAfter: wait };
+    if (jwt && 'reject' in jwt) return jwt;
 
     const found = parsed ? await this.check(db, parsed, basic, bearer !== undefined) : null;
     if (!found || 'reject' in found) {
@@ -121,15 +130,16 @@ export class Authenticator {
   }
 
   /** Credential check in the reference's priority: password, then API key, then JWT. */
-  private async check(db: Knex, cred: { scheme: string; value: string }, basic: { username: string; password: string } | null, apiKeyTried = false): Promise<Found | { reject: string } | null> {
+  private async check(db: Knex, cred: { scheme: string; value: string }, basic: { username: string; password: string } | null, bearerTried = false): Promise<Found | { reject: string } | null> {
     if (cred.scheme === 'Basic') {
       if (!basic) return null;
       const user = await this.store.findUser(db, basic.username);
       const ok = await verifyPassword(basic.password, user?.password_hash);
       return ok && user ? { contactId: user.contact_id, userId: user.id, username: user.username, cred: 'pass' } : null;
     }
-    if (cred.scheme !== 'Bearer' || !cred.value) return null;
-    const contactId = apiKeyTried ? null : await this.store.contactForApiKey(db, cred.value);
+    // A bearer value was already tried as an API key and as a JWT by authenticate().
+    if (cred.scheme !== 'Bearer' || !cred.value || bearerTried) return null;
+    const contactId = await this.store.contactForApiKey(db, cred.value);
     if (contactId !== null) return { contactId, cred: 'api_key' };
     const jwt = await verifyJwt(this.keyring, cred.value);
     if (!jwt || 'reject' in jwt) return jwt;

@@ -28,6 +28,15 @@ const USERNAME = /^[A-Za-z0-9._@+-]{1,128}$/;
 /** Permission aliases (`compat-civicrm`: `administer CiviCRM` → `administer CRM`). */
 export type Aliases = Readonly<Record<string, string>>;
 
+/** What authenticating needs about a contact, loaded in one round trip. */
+export interface Principalish {
+  contactId: number;
+  user: UserRecord | null;
+  permissions: Set<string>;
+  /** Seconds the throttle still blocks the caller (0: not blocked). */
+  wait: number;
+}
+
 /** The contacts users are linked to, reached through the Contact API (never its tables). */
 export interface ContactDirectory {
   count(db: Knex, filter: Record<string, unknown>): Promise<number>;
@@ -154,19 +163,35 @@ export class IdentityStore {
    * key guarantees the contact exists), the contact's user, that user's role permissions, and the
    * throttle's wait for the given subquery. Undefined when no live key has this value.
    */
-  async apiKeyPrincipal(db: Knex, key: string, wait: Knex.QueryBuilder | null): Promise<{ contactId: number; user: UserRecord | null; permissions: Set<string>; wait: number } | undefined> {
+  async apiKeyPrincipal(db: Knex, key: string, wait: Knex.QueryBuilder | null): Promise<Principalish | undefined> {
     if (!key || key.length > 512) return undefined;
-    // The user's roles plus `authenticated`; a contact without a user holds the anonymous role's.
-    const perms = db.raw(`(select array_agg(distinct rp.permission) from crm_role_permission rp join crm_role r on r.id = rp.role_id
-      where case when u.id is null then r.name = 'anonymous'
-                 else r.name = 'authenticated' or r.id in (select ur.role_id from crm_user_role ur where ur.user_id = u.id) end)`);
     const row = await db('crm_api_key as k')
       .leftJoin('crm_user as u', 'u.contact_id', 'k.contact_id')
       .where('k.key_hash', sha256hex(key)).whereNull('k.revoked_at')
-      .first('k.contact_id', 'u.id', 'u.username', 'u.is_active', 'u.password_hash', { permissions: perms }, ...(wait ? [{ wait }] : []));
-    if (!row) return undefined;
-    const user = row.id === null ? null : ({ id: row.id, username: row.username, is_active: row.is_active, password_hash: row.password_hash, contact_id: row.contact_id } as UserRecord);
-    return { contactId: row.contact_id, user, permissions: this.permissionSet(row.permissions ?? []), wait: Math.max(0, Number(row.wait ?? 0)) };
+      .first('k.contact_id', ...this.userColumns(db, wait));
+    return row ? this.principalish(row) : undefined;
+  }
+
+  /** As {@link apiKeyPrincipal}, for a contact already identified (a verified JWT); always one row. */
+  async contactPrincipal(db: Knex, contactId: number, wait: Knex.QueryBuilder | null): Promise<Principalish> {
+    const row = await db.select(db.raw('?::int as contact_id', [contactId]), ...this.userColumns(db, wait))
+      .from(db.raw('(select 1) as one'))
+      .leftJoin('crm_user as u', 'u.contact_id', db.raw('?::int', [contactId]))
+      .first();
+    return this.principalish(row);
+  }
+
+  /** The user's columns, its role permissions (the user's roles plus `authenticated`; a contact without a user holds the anonymous role's) and the throttle's wait. */
+  private userColumns(db: Knex, wait: Knex.QueryBuilder | null) {
+    const permissions = db.raw(`(select array_agg(distinct rp.permission) from crm_role_permission rp join crm_role r on r.id = rp.role_id
+      where case when u.id is null then r.name = 'anonymous'
+                 else r.name = 'authenticated' or r.id in (select ur.role_id from crm_user_role ur where ur.user_id = u.id) end)`);
+    return ['u.id', 'u.username', 'u.is_active', 'u.password_hash', { permissions }, ...(wait ? [{ wait }] : [])] as const;
+  }
+
+  private principalish(row: Record<string, any>): Principalish {
+    const user = row.id === null || row.id === undefined ? null : ({ id: row.id, username: row.username, is_active: row.is_active, password_hash: row.password_hash, contact_id: Number(row.contact_id) } as UserRecord);
+    return { contactId: Number(row.contact_id), user, permissions: this.permissionSet(row.permissions ?? []), wait: Math.max(0, Number(row.wait ?? 0)) };
   }
 
   async listRoles(db: Knex): Promise<Array<{ name: string; label: string; permissions: string[]; users: string[] }>> {
