@@ -635,13 +635,15 @@ describe('OAuth entities and APIv4 actions (real authorization servers)', functi
       try {
         const res = (await t.kernel.call({ version: 3, entity: 'System', action: 'flush', params: {}, principal: ADMIN })) as Row;
         expect(res.is_error).to.equal(0);
-        expect(flushed).to.equal(1);
+        // At once here; on PostgreSQL this instance hears its own pg_notify again on commit (idempotent).
+        expect(flushed).to.be.at.least(1);
+        const afterFirst = flushed;
         expect((await failure(t.kernel.call({ version: 3, entity: 'System', action: 'flush', params: {}, principal: who(['access CRM'], 3) }))).code).to.equal('E_FORBIDDEN');
         const { cliCommands } = await import('../../../kernel');
         const cmds = (await t.kernel.hooks.run(cliCommands)) as Array<{ name: string; run: (...a: unknown[]) => unknown }>;
         const flush = cmds.find((c) => c.name === 'flush')!;
         expect(await flush.run([], {}, t.kernel)).to.match(/Flushed/);
-        expect(flushed).to.equal(2);
+        expect(flushed).to.be.greaterThan(afterFirst);
       } finally {
         providers.flush = orig;
       }
