@@ -39,6 +39,21 @@ function api3(name: string, entity: string, action: string, params: Record<strin
   };
 }
 
+function api4(name: string, entityAction: string, params: Record<string, unknown>, auth: Record<string, string>): Scenario {
+  const path = `/crm/ajax/api4/${entityAction}`;
+  const headers = { ...auth, 'Content-Type': 'application/x-www-form-urlencoded' };
+  const body = form({ params: JSON.stringify(params) });
+  return {
+    name, method: 'POST', path, headers, body,
+    async check(url) {
+      const res = await fetch(url + path, { method: 'POST', headers, body });
+      const text = await res.text();
+      if (res.status !== 200) return `HTTP ${res.status}: ${text.slice(0, 200)}`;
+      return Array.isArray(JSON.parse(text).values) ? undefined : `no values: ${text.slice(0, 200)}`;
+    },
+  };
+}
+
 export function scenarios(c: BenchCredentials): Scenario[] {
   const key: Record<string, string> = c.apiKey ? { 'X-Crm-Auth': `Bearer ${c.apiKey}` } : {};
   const list: Scenario[] = [
@@ -50,6 +65,10 @@ export function scenarios(c: BenchCredentials): Scenario[] {
     api3('v3 Contact.create', 'Contact', 'create', { contact_type: 'Individual', first_name: 'Bench', last_name: 'Mark' }, key),
     api3('v3 Contact.get + api.Email.get (chained)', 'Contact', 'get', { options: { limit: 25, sort: 'sort_name' }, return: ['id', 'display_name'], 'api.Email.get': {} }, key, 'GET'),
   ];
+  // X-Crm-Auth is CSRF-exempt (xheader flow), as for APIv3.
+  list.push(api4('v4 Contact.get select + where', 'Contact/get', {
+    select: ['id', 'display_name', 'sort_name'], where: [['contact_type', '=', 'Individual'], ['is_deleted', '=', false]], orderBy: { sort_name: 'ASC' }, limit: 25,
+  }, key));
   if (c.jwt) list.push(api3('v3 Contact.get by JWT', 'Contact', 'get', { options: { limit: 25, sort: 'sort_name' } }, { Authorization: `Bearer ${c.jwt}` }, 'GET'));
   if (c.apiKey && c.siteKey) {
     list.push(api3('v3 Contact.get by legacy keys', 'Contact', 'get', { options: { limit: 25, sort: 'sort_name' } }, {}, 'GET', { key: c.siteKey, api_key: c.apiKey }));
