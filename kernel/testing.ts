@@ -22,6 +22,7 @@ import supertest from 'supertest';
 import { finishConfig, type Config } from './config';
 import { createDb } from './db';
 import { createApp } from './http/app';
+import type { KernelError } from './errors';
 import { createKernel, type Kernel } from './kernel';
 import { BUILTIN_PLUGINS_DIR, discoverPlugins } from './loader';
 import { createLogger } from './log';
@@ -53,6 +54,19 @@ export interface TestKernel {
 }
 
 let counter = 0;
+
+/**
+ * Awaits a promise that must reject and returns the error, so a test can assert on its `code`.
+ * @example expect((await failure(t.kernel.call({ … }))).code).to.equal('E_FORBIDDEN');
+ */
+export async function failure(p: Promise<unknown>): Promise<KernelError> {
+  try {
+    await p;
+  } catch (err) {
+    return err as KernelError;
+  }
+  throw new Error('expected a failure, but the promise resolved');
+}
 
 /** Makes a principal holding the given permissions, for in-process calls. */
 export function principalWith(permissions: string[], contactId: number | null = null): Principal {

@@ -1,19 +1,12 @@
 import { expect } from 'chai';
 import { defineHook, HookBus, KernelError, Stage } from '../../kernel';
+import { failure as rejection } from '../../kernel/testing';
 
 const series = defineHook.series<[string[]]>('t.series');
 const waterfall = defineHook.waterfall<{ n: number }, [string]>('t.waterfall');
 const bail = defineHook.bail<string, [number]>('t.bail');
 const collect = defineHook.collect<string, [string]>('t.collect');
 
-async function rejection(p: Promise<unknown>): Promise<KernelError> {
-  try {
-    await p;
-  } catch (err) {
-    return err as KernelError;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('kernel/hooks', () => {
   describe('series', () => {

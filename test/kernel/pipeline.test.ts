@@ -2,19 +2,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import type { KernelError } from '../../kernel';
-import { bootTestKernel, principalWith, type TestKernel } from '../../kernel/testing';
+import { failure, bootTestKernel, principalWith, type TestKernel } from '../../kernel/testing';
 import { events, resetEvents } from '../fixtures/plugins/shared';
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/plugins');
 
-async function failure(p: Promise<unknown>): Promise<KernelError> {
-  try {
-    await p;
-  } catch (err) {
-    return err as KernelError;
-  }
-  throw new Error('expected a failure');
-}
 
 describe('kernel.call pipeline', () => {
   let t: TestKernel;

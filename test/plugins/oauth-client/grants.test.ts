@@ -8,7 +8,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { decodeJwt } from 'jose';
-import { bootTestKernel, type TestKernel } from '../../../kernel/testing';
+import { failure, bootTestKernel, type TestKernel } from '../../../kernel/testing';
 import type { KernelError } from '../../../kernel';
 import type { OAuthTokens } from '../../../plugins/oauth-client/tokens';
 import type { ClientRecord, TokenRecord } from '../../../plugins/oauth-client/types';
@@ -18,14 +18,6 @@ import {
 
 const SECRETS = [OIDC_CLIENT.secret, OIDC_M2M_CLIENT.secret, O2S_CLIENT.secret, O2S_USER.password];
 
-async function failure(p: Promise<unknown>): Promise<KernelError> {
-  try {
-    await p;
-  } catch (err) {
-    return err as KernelError;
-  }
-  throw new Error('expected a failure');
-}
 
 describe('oauth grants against real authorization servers', function () {
   this.timeout(30000);

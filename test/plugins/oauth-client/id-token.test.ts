@@ -3,21 +3,13 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT, UnsecuredJWT } from 'jose';
-import { bootTestKernel, type TestKernel } from '../../../kernel/testing';
+import { failure, bootTestKernel, type TestKernel } from '../../../kernel/testing';
 import type { KernelError } from '../../../kernel';
 import { verifyIdToken } from '../../../plugins/oauth-client/id-token';
 import type { OAuthTokens } from '../../../plugins/oauth-client/tokens';
 import type { ProviderRecord } from '../../../plugins/oauth-client/types';
 import { OAUTH_BASE_PLUGINS, OIDC_CLIENT, scriptedLogin, startOAuthServers, tempDataDir, testProviderRecords, writeTestProviders, type RunningOAuthServers } from '../../support/oauth-servers';
 
-async function failure(p: Promise<unknown>): Promise<KernelError> {
-  try {
-    await p;
-  } catch (err) {
-    return err as KernelError;
-  }
-  throw new Error('expected a failure');
-}
 
 const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
 

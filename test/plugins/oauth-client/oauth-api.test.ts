@@ -10,7 +10,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { createDb, createKernel, createLogger, type KernelError, type Principal } from '../../../kernel';
-import { bootTestKernel, type TestKernel } from '../../../kernel/testing';
+import { failure, bootTestKernel, type TestKernel } from '../../../kernel/testing';
 import type { OAuthAccess } from '../../../plugins/oauth-client/bearer';
 import type { OAuthStore, Row } from '../../../plugins/oauth-client/store';
 import { sha256 } from '../../../plugins/oauth-client/store';
@@ -24,14 +24,6 @@ import {
 const PUBLIC = 'http://127.0.0.1:9';
 const SECRETS = [OIDC_CLIENT.secret, OIDC_M2M_CLIENT.secret, O2S_CLIENT.secret, O2S_USER.password];
 
-async function failure(p: Promise<unknown>): Promise<KernelError> {
-  try {
-    await p;
-  } catch (err) {
-    return err as KernelError;
-  }
-  throw new Error('expected a failure');
-}
 
 const who = (permissions: string[], contactId: number | null = null, sessionHash?: string): Principal => ({
   contactId, userId: null, via: sessionHash ? 'session' : contactId ? 'api_key' : 'anonymous', permissions: new Set(permissions),
