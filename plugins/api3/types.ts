@@ -1,19 +1,9 @@
 /** The APIv3 engine's contract: what bindings (rest-api3) and plugins call. */
-import type { AwilixContainer } from 'awilix';
-import type { Knex } from 'knex';
-import type { Cradle, Principal } from '../../kernel';
+import type { EngineRequest } from '../entity-core/types';
+import type { Cradle } from '../../kernel';
 
-export interface Api3Request {
-  entity: string;
-  action: string;
-  params: Record<string, unknown>;
-  principal: Principal;
-  scope: AwilixContainer<Cradle>;
-  /** Optional: the ambient transaction (in-process calls from a handler). */
-  db?: Knex;
-  /** Optional: false skips authorization (trusted in-process code only). Default true. */
-  checkPermissions?: boolean;
-}
+/** The engine request shared by both API versions (entity-core). */
+export type Api3Request = EngineRequest;
 
 export interface Api3Service {
   /**

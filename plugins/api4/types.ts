@@ -1,7 +1,6 @@
 /** The APIv4 engine's contract: what bindings (rest-api4) and plugins call. */
-import type { AwilixContainer } from 'awilix';
-import type { Knex } from 'knex';
-import type { Cradle, Principal } from '../../kernel';
+import type { EngineRequest } from '../entity-core/types';
+import type { Cradle } from '../../kernel';
 
 export type Row = Record<string, unknown>;
 
@@ -18,17 +17,8 @@ export interface Api4Result {
   countMatched?: number;
 }
 
-export interface Api4Request {
-  entity: string;
-  action: string;
-  params: Record<string, unknown>;
-  principal: Principal;
-  scope: AwilixContainer<Cradle>;
-  /** The ambient transaction (in-process calls from a handler). */
-  db?: Knex;
-  /** false skips authorization and row access (trusted code only); default: `params.checkPermissions`, else true. */
-  checkPermissions?: boolean;
-}
+/** The engine request shared by both API versions (entity-core). */
+export type Api4Request = EngineRequest;
 
 export interface Api4Service {
   /** Runs one APIv4 call; errors are thrown as KernelError (403 messages in the reference's wording). */

@@ -4,6 +4,7 @@
  */
 import { ANONYMOUS, createRequestScope, KernelError, type CliCommand, type Kernel, type Principal } from '../../kernel';
 import { TRUSTED } from './store';
+import type { EngineRequest } from './types';
 
 /** The CLI's caller: holds every permission; the engines skip row access for trusted calls. */
 export const CLI_PRINCIPAL: Principal = Object.freeze({ ...ANONYMOUS, via: 'cli', flow: 'cli', permissions: new Set(['*']), attributes: { [TRUSTED]: true } });
@@ -28,7 +29,7 @@ export function apiCliCommand(version: 3 | 4, service: string): CliCommand {
       if (!params || typeof params !== 'object' || Array.isArray(params)) throw new KernelError('E_INVALID_PARAMS', 'params must be a JSON object');
       const scope = createRequestScope(kernel.container, 'cli', CLI_PRINCIPAL);
       try {
-        const api = scope.resolve<{ call(r: Record<string, unknown>): Promise<unknown> }>(service);
+        const api = scope.resolve<{ call(r: EngineRequest): Promise<unknown> }>(service);
         const result = await api.call({ entity, action, params, principal: CLI_PRINCIPAL, scope, checkPermissions: false });
         return JSON.stringify(result, null, 2);
       } finally {

@@ -1,6 +1,7 @@
 /** Entity declarations: data the store, the generic APIv3 actions and (later) APIv4 work from. */
+import type { AwilixContainer } from 'awilix';
 import type { Knex } from 'knex';
-import type { Permission, Principal } from '../../kernel';
+import type { Cradle, Permission, Principal } from '../../kernel';
 
 export type FieldType = 'Int' | 'String' | 'Text' | 'Boolean' | 'Date' | 'Timestamp' | 'Float' | 'Money' | 'Email' | 'Url';
 
@@ -106,4 +107,17 @@ export interface CompiledEntity extends EntityDef {
   /** name, unique name and aliases → field. */
   readonly lookup: ReadonlyMap<string, FieldDef>;
   readonly lifecycle: EntityLifecycle[];
+}
+
+/** One call to an API engine (the `api3` and `api4` services take the same request). */
+export interface EngineRequest {
+  entity: string;
+  action: string;
+  params: Record<string, unknown>;
+  principal: Principal;
+  scope: AwilixContainer<Cradle>;
+  /** The ambient transaction (in-process calls from a handler). */
+  db?: Knex;
+  /** false skips authorization and row access (trusted in-process code only); default true. */
+  checkPermissions?: boolean;
 }
