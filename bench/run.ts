@@ -24,6 +24,8 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     smoke: { type: 'boolean', default: false },
     engine: { type: 'string' },
+    'seed-only': { type: 'boolean', default: false },
+    profile: { type: 'boolean', default: false },
   },
 });
 
@@ -83,6 +85,7 @@ async function main() {
   const configFile = path.join(workDir, 'crm.config.json');
   writeFileSync(configFile, JSON.stringify({ pluginPaths: [path.join(root, 'bench', 'plugins')], enable: ['bench-probe'], pluginConfig: { users: { firstRun: false } } }));
   const db: BenchDatabase = await prepareDatabase({ root, contacts: opts.contacts, engine: opts.engine, configFile, log });
+  if (args['seed-only']) return;
 
   let baselineEnv: Record<string, string> = { ...db.env };
   if (opts.engine === 'pglite') {
@@ -92,7 +95,9 @@ async function main() {
     cpSync(path.join(db.dataDir!, 'pgdata'), copy, { recursive: true });
     baselineEnv = { BASELINE_PGDATA: copy };
   }
-  const crm = start('crm', ['bin/crm.mjs', 'serve'], db.env, 18080);
+  // --profile: the service writes a V8 CPU profile when it stops (summarise it with bench/profile.ts).
+  const profileDir = path.join(workDir, 'profiles');
+  const crm = start('crm', [...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), 'bin/crm.mjs', 'serve'], db.env, 18080);
   const baseline = start('baseline', ['--import', 'tsx/esm', 'bench/baseline.ts'], baselineEnv, 18081);
   const stopAll = () => { crm.child.kill('SIGTERM'); baseline.child.kill('SIGTERM'); };
   process.once('SIGINT', () => { stopAll(); process.exit(130); });

@@ -9,6 +9,7 @@ import { holds } from '../../kernel';
 import { safeEqual, verifyPassword } from './crypto';
 import { verifyJwt } from './jwt';
 import type { Keyring } from './keyring';
+import type { PrincipalCache } from './principal-cache';
 import type { IdentityStore, UserRecord } from './store';
 import type { Subject, Throttle } from './throttle';
 
@@ -55,7 +56,7 @@ export function parseBasic(value: string): { username: string; password: string 
 }
 
 export class Authenticator {
-  constructor(private readonly store: IdentityStore, private readonly keyring: Keyring, private readonly throttle: Throttle) {}
+  constructor(private readonly store: IdentityStore, private readonly keyring: Keyring, private readonly throttle: Throttle, private readonly cache?: PrincipalCache) {}
 
   async authenticate(db: Knex, req: { flow: string; credential: string; siteKey?: string; policy: FlowPolicy; ip: string }): Promise<AuthOutcome> {
     const parsed = parseCredential(req.credential);
@@ -63,9 +64,14 @@ export class Authenticator {
     const subjects: Subject[] = [{ ip: req.ip }, ...(basic ? [{ username: basic.username }] : [])];
     // The common case, a live API key, answers key, user, permissions and throttle in one round trip.
     const bearer = parsed?.scheme === 'Bearer' && parsed.value ? parsed.value : undefined;
+    // A bearer credential this address used moments ago needs no query at all (see principal-cache.ts).
+    const cacheKey = bearer && this.cache?.enabled ? this.cache.key(bearer, req.ip) : undefined;
+    const cached = cacheKey ? this.cache!.get(cacheKey) : undefined;
+    if (cached) return this.policy(db, req, { contactId: cached.contactId, cred: cached.cred, claims: cached.claims }, cached.user, cached.permissions);
     const hit = bearer ? await this.store.apiKeyPrincipal(db, bearer, this.throttle.waitQuery(db, subjects)) : undefined;
     if (hit) {
       if (hit.wait > 0) return { reject: THROTTLED, retryAfter: hit.wait };
+      if (cacheKey) this.cache!.set(cacheKey, { contactId: hit.contactId, user: hit.user, permissions: hit.permissions, cred: 'api_key' });
       return this.policy(db, req, { contactId: hit.contactId, cred: 'api_key' }, hit.user, hit.permissions);
     }
     // A bearer value that is no live key may be a JWT: verifying it needs no database.
@@ -74,6 +80,9 @@ export class Authenticator {
       const who = await this.store.contactPrincipal(db, jwt.contactId, this.throttle.waitQuery(db, subjects));
       if (who.wait > 0) return { reject: THROTTLED, retryAfter: who.wait };
       if (!(await this.store.contactExists(db, jwt.contactId))) return { reject: `Contact ID ${jwt.contactId} is invalid` };
+      // Never past the token's own expiry.
+      const exp = typeof jwt.claims.exp === 'number' ? jwt.claims.exp * 1000 : Infinity;
+      if (cacheKey) this.cache!.set(cacheKey, { contactId: jwt.contactId, user: who.user, permissions: who.permissions, cred: 'jwt', claims: jwt.claims }, exp);
       return this.policy(db, req, { contactId: jwt.contactId, cred: 'jwt', claims: jwt.claims }, who.user, who.permissions);
     }
     const wait = await this.throttle.retryAfter(db, subjects);

@@ -1,11 +1,12 @@
-import { ANONYMOUS, authPrincipal, cliCommands, createRequestScope, definePlugin, Stage, type Kernel } from '../../kernel';
+import { ANONYMOUS, apiRespond, authPrincipal, cliCommands, createRequestScope, definePlugin, Stage, type Kernel } from '../../kernel';
 import type { Api3Service } from '../api3';
-import { entityAccess } from '../entity-core';
+import { entityAccess, type ChangeBus } from '../entity-core';
 import { contactRowAccess } from './acl';
 import { Authenticator } from './authenticator';
 import { userCliCommands } from './cli';
 import { firstRun } from './first-run';
 import { permissionsCatalogue, type PermissionInfo } from './hooks';
+import { PRINCIPALS_TOPIC, PrincipalCache, type PrincipalCacheOptions } from './principal-cache';
 import { Keyring, keyringOptionsFromEnv, type KeyringOptions } from './keyring';
 import { CORE_PERMISSIONS } from './permissions';
 import { SessionStore, type SessionOptions } from './sessions';
@@ -17,6 +18,7 @@ interface UsersOptions extends KeyringOptions {
   firstRun: boolean;
   session: SessionOptions;
   throttle: ThrottleOptions;
+  principalCache: PrincipalCacheOptions;
 }
 
 export default definePlugin<UsersOptions>((ctx) => {
@@ -31,7 +33,8 @@ export default definePlugin<UsersOptions>((ctx) => {
   services.value('identity', identity);
   services.value('keyring', keyring);
   services.value('loginThrottle', throttle);
-  services.value('authenticator', new Authenticator(identity, keyring, throttle));
+  const principals = new PrincipalCache(config.principalCache);
+  services.value('authenticator', new Authenticator(identity, keyring, throttle, principals));
   services.value('sessions', new SessionStore(keyring, config.session));
   services.value('permissionCatalogue', catalogue);
 
@@ -48,6 +51,14 @@ export default definePlugin<UsersOptions>((ctx) => {
 
   hooks.tap(cliCommands, () => userCliCommands());
 
+  // Deleting a contact deletes its keys and user: cached principals go on every instance.
+  hooks.tap(apiRespond, async (result, req) => {
+    if (req.entity === 'Contact' && req.action.toLowerCase() === 'delete') {
+      await services.resolve<ChangeBus>('changeBus').announce(services.resolve<Kernel['db']>('db'), PRINCIPALS_TOPIC);
+    }
+    return result;
+  });
+
   // Contact ACL basics for Contact and the entities it owns. Late, so an entity's own rule (e.g.
   // OAuth contact tokens) decides first.
   hooks.tap(entityAccess, ({ entity, operation, principal }) => contactRowAccess(entity, operation, principal), { stage: Stage.LATE });
@@ -55,6 +66,12 @@ export default definePlugin<UsersOptions>((ctx) => {
   ctx.onReady(async () => {
     const db = services.resolve<Kernel['db']>('db');
     const kernel = services.resolve<Kernel>('kernel');
+    const bus = services.resolve<ChangeBus>('changeBus');
+    bus.on(PRINCIPALS_TOPIC, () => principals.clear());
+    // Announced from the writing transaction: other instances hear it when the change commits.
+    const announce = (dbh: Kernel['db']) => bus.announce(dbh, PRINCIPALS_TOPIC);
+    identity.onPrincipalsChanged(announce);
+    throttle.onBlock(announce);
     // Trusted in-process calls (no permission check), in the caller's transaction.
     const contactApi = async (dbh: Kernel['db'], action: string, params: Record<string, unknown>) => {
       const scope = createRequestScope(kernel.container, 'users', ANONYMOUS);

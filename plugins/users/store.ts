@@ -45,12 +45,19 @@ export interface ContactDirectory {
 
 export class IdentityStore {
   private directory?: ContactDirectory;
+  /** Told (with the writing handle) after every change that can alter an authenticated principal. */
+  private changed: (db: Knex) => Promise<void> = async () => undefined;
 
   constructor(private readonly aliases: () => Aliases = () => ({})) {}
 
   /** Set once the kernel is up (the Contact API needs it). */
   useContacts(directory: ContactDirectory): void {
     this.directory = directory;
+  }
+
+  /** Set once the change bus is up: principal caches on every instance are dropped on changes. */
+  onPrincipalsChanged(fn: (db: Knex) => Promise<void>): void {
+    this.changed = fn;
   }
 
   private contacts(): ContactDirectory {
@@ -88,6 +95,7 @@ export class IdentityStore {
     const password_hash = input.password ? await hashPassword(checkPassword(input.password)) : null;
     const [user] = await db('crm_user').insert({ username: input.username, password_hash, contact_id: contactId }).returning('*');
     for (const role of input.roles ?? []) await this.assignRole(db, user.username, role);
+    await this.changed(db);
     return user;
   }
 
@@ -96,12 +104,14 @@ export class IdentityStore {
     await db('crm_user').where({ id: user.id }).update({ password_hash: await hashPassword(checkPassword(password)), updated_at: db.fn.now() });
     // A new password ends the user's sessions.
     await db('crm_session').where({ user_id: user.id }).delete();
+    await this.changed(db);
   }
 
   async setActive(db: Knex, username: string, active: boolean): Promise<void> {
     const user = await this.requireUser(db, username);
     await db('crm_user').where({ id: user.id }).update({ is_active: active, updated_at: db.fn.now() });
     if (!active) await db('crm_session').where({ user_id: user.id }).delete();
+    await this.changed(db);
   }
 
   async listUsers(db: Knex): Promise<Array<{ id: number; username: string; contact_id: number; is_active: boolean; roles: string[] }>> {
@@ -215,12 +225,14 @@ export class IdentityStore {
     const roleId = await this.ensureRole(db, role);
     const rows = permissions.map((p) => ({ role_id: roleId, permission: this.normalize(p) }));
     if (rows.length) await db('crm_role_permission').insert(rows).onConflict(['role_id', 'permission']).ignore();
+    await this.changed(db);
   }
 
   async revokePermissions(db: Knex, role: string, permissions: string[]): Promise<void> {
     const r = await db('crm_role').where({ name: role }).first('id');
     if (!r) throw new KernelError('E_NOT_FOUND', `No role ${role}`);
     await db('crm_role_permission').where({ role_id: r.id }).whereIn('permission', permissions.map((p) => this.normalize(p))).delete();
+    await this.changed(db);
   }
 
   async assignRole(db: Knex, username: string, role: string): Promise<void> {
@@ -229,6 +241,7 @@ export class IdentityStore {
     const r = await db('crm_role').where({ name: role }).first('id');
     if (!r) throw new KernelError('E_NOT_FOUND', `No role ${role}`);
     await db('crm_user_role').insert({ user_id: user.id, role_id: r.id }).onConflict(['user_id', 'role_id']).ignore();
+    await this.changed(db);
   }
 
   async unassignRole(db: Knex, username: string, role: string): Promise<void> {
@@ -236,6 +249,7 @@ export class IdentityStore {
     const r = await db('crm_role').where({ name: role }).first('id');
     if (!r) throw new KernelError('E_NOT_FOUND', `No role ${role}`);
     await db('crm_user_role').where({ user_id: user.id, role_id: r.id }).delete();
+    await this.changed(db);
   }
 
   // ---- API keys ----------------------------------------------------------------------------
@@ -264,7 +278,9 @@ export class IdentityStore {
     const q = db('crm_api_key').whereNull('revoked_at');
     if (/^\d+$/.test(idOrPrefix)) q.where({ id: Number(idOrPrefix) });
     else q.where({ prefix: idOrPrefix });
-    return q.update({ revoked_at: db.fn.now() });
+    const revoked = await q.update({ revoked_at: db.fn.now() });
+    if (revoked) await this.changed(db);
+    return revoked;
   }
 }
 

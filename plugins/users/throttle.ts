@@ -19,7 +19,14 @@ export type Subject = { ip: string } | { username: string };
 const keyOf = (s: Subject) => ('ip' in s ? `ip:${s.ip}` : `user:${s.username.toLowerCase().slice(0, 290)}`);
 
 export class Throttle {
+  /** Told (with the writing handle) when a subject gets blocked. */
+  private blocked: (db: Knex) => Promise<void> = async () => undefined;
+
   constructor(readonly options: ThrottleOptions) {}
+
+  onBlock(fn: (db: Knex) => Promise<void>): void {
+    this.blocked = fn;
+  }
 
   /** Seconds until every given subject may try again; 0 when none is blocked. */
   async retryAfter(db: Knex, subjects: Subject[]): Promise<number> {
@@ -53,6 +60,7 @@ export class Throttle {
       );
       if (Number(rows[0].failures) >= max) {
         await db('crm_login_failure').where({ key }).update({ failures: 0, window_start: db.fn.now(), blocked_until: db.raw('now() + make_interval(secs => ?)', [lockoutSeconds]) });
+        await this.blocked(db);
       }
     }
   }
