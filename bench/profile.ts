@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 
-interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount: number }
+interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount: number; children?: number[] }
 const [file, topArg] = process.argv.slice(2);
 if (!file) throw new Error('usage: bench/profile.ts <file.cpuprofile> [top]');
 const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: Node[]; samples: number[] };
@@ -34,9 +34,27 @@ for (const n of profile.nodes) {
   const fn = `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*\/(node_modules|plugins|kernel)\//, '$1/')}:${n.callFrame.lineNumber + 1}`;
   byFunction.set(fn, (byFunction.get(fn) ?? 0) + h);
 }
+// Inclusive time: a function's own samples plus everything it called (counted once per stack).
+const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+const inclusive = new Map<string, number>();
+const walk = (n: Node, open: Set<string>): number => {
+  let h = hits.get(n.id) ?? 0;
+  const name = `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*\/(node_modules|plugins|kernel)\//, '$1/')}`;
+  const fresh = !open.has(name);
+  if (fresh) open.add(name);
+  for (const c of n.children ?? []) h += walk(byId.get(c)!, open);
+  if (fresh) {
+    open.delete(name);
+    inclusive.set(name, (inclusive.get(name) ?? 0) + h);
+  }
+  return h;
+};
+walk(profile.nodes[0], new Set());
 const pct = (h: number) => `${((h / total) * 100).toFixed(1).padStart(5)}%`;
 const top = (m: Map<string, number>, n: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n);
 console.log(`${total} samples\n\nSelf time by area:`);
 for (const [a, h] of top(byArea, 30)) console.log(`${pct(h)}  ${a}`);
 console.log('\nHottest functions (self time):');
 for (const [f, h] of top(byFunction, Number(topArg ?? 40))) console.log(`${pct(h)}  ${f}`);
+console.log('\nHeaviest functions (inclusive, project code):');
+for (const [f, h] of top(new Map([...inclusive].filter(([f]) => /(plugins|kernel)\//.test(f))), Number(topArg ?? 40))) console.log(`${pct(h)}  ${f}`);

@@ -4,6 +4,8 @@ export interface BenchCredentials {
   apiKey?: string;
   jwt?: string;
   siteKey?: string;
+  /** One seeded contact's primary email, for the exact-match (constant result size) scenarios. */
+  email?: string;
 }
 
 export interface Scenario {
@@ -65,6 +67,11 @@ export function scenarios(c: BenchCredentials): Scenario[] {
     api3('v3 Contact.create', 'Contact', 'create', { contact_type: 'Individual', first_name: 'Bench', last_name: 'Mark' }, key),
     api3('v3 Contact.get + api.Email.get (chained)', 'Contact', 'get', { options: { limit: 25, sort: 'sort_name' }, return: ['id', 'display_name'], 'api.Email.get': {} }, key, 'GET'),
   ];
+  if (c.email) {
+    // One match whatever the table size: what an indexed lookup costs as the data grows.
+    list.push(api3('v3 Contact.get email = (1 match)', 'Contact', 'get', { email: c.email, return: ['id', 'display_name', 'email'] }, key, 'GET'));
+    list.push(api3('v3 Contact.getcount email = (1 match)', 'Contact', 'getcount', { email: c.email }, key, 'GET'));
+  }
   // X-Crm-Auth is CSRF-exempt (xheader flow), as for APIv3.
   list.push(api4('v4 Contact.get select + where', 'Contact/get', {
     select: ['id', 'display_name', 'sort_name'], where: [['contact_type', '=', 'Individual'], ['is_deleted', '=', false]], orderBy: { sort_name: 'ASC' }, limit: 25,

@@ -94,13 +94,17 @@ export async function prepareDatabase(o: { root: string; contacts: number; engin
   o.log('bench: migrating');
   cli(env, 'migrate');
   const db = open();
+  let email: string | undefined;
   try {
     await seed(db, o.contacts, o.log);
+    // A contact from the middle of the table, for the exact-match scenarios.
+    const row = await db('crm_email').where({ is_primary: true }).orderBy('contact_id').offset(Math.floor(o.contacts / 2)).first('email');
+    email = row?.email;
   } finally {
     await db.destroy();
   }
   if (dataDir) writeFileSync(path.join(dataDir, 'seeded'), String(o.contacts));
-  const credentials = await createCredentials(cli, env);
+  const credentials = { ...(await createCredentials(cli, env)), email };
   return { env, dataDir, credentials: async () => credentials, close: async () => undefined };
 }
 

@@ -129,11 +129,13 @@ class Generic {
       labelMaps.set(x.key, new Map(opts.map((op) => [op.value, op.label])));
     }
     const emptyNulls = e.nulls === 'empty';
+    // Per column, worked out once: where the value comes from, and its label map for option labels.
+    const cols = out.map((x) => ({ key: x.key, from: x.field.labelOf ?? x.path, labels: x.field.labelOf ? labelMaps.get(x.key)! : undefined }));
     const rows = raw.map((r) => {
       const rec: Row = {};
-      for (const x of out) {
-        let v = x.field.labelOf ? labelMaps.get(x.key)!.get(String(r[x.field.labelOf])) ?? null : r[x.path];
-        if (x.field.labelOf && r[x.field.labelOf] === null) v = null;
+      for (const x of cols) {
+        const stored = r[x.from];
+        const v = x.labels ? (stored === null ? null : x.labels.get(String(stored)) ?? null) : stored;
         if (v === null || v === undefined) {
           if (emptyNulls) rec[x.key] = '';
           continue;

@@ -240,12 +240,19 @@ export class EntityStore {
     }
     if (q.limit) qb.limit(q.limit);
     if (q.offset) qb.offset(q.offset);
-    const rows = (await guarded(async () => qb)) as Array<Record<string, unknown>>;
-    return rows.map((row) => {
-      const out: Record<string, unknown> = {};
-      built.cols.forEach((c, i) => { out[c.path] = fromDb(c.r.field, row[`c${i}`]); });
-      return out;
-    });
+    // Rows as arrays in select order: the driver builds no intermediate object per row.
+    qb.options({ rowMode: 'array' });
+    const rows = (await guarded(async () => qb)) as unknown[][];
+    const paths = built.cols.map((c) => c.path);
+    const fields = built.cols.map((c) => c.r.field);
+    const out: Array<Record<string, unknown>> = new Array(rows.length);
+    for (let r = 0; r < rows.length; r++) {
+      const row = rows[r];
+      const rec: Record<string, unknown> = {};
+      for (let i = 0; i < paths.length; i++) rec[paths[i]] = fromDb(fields[i], row[i]);
+      out[r] = rec;
+    }
+    return out;
   }
 
   async count(db: Knex, entity: CompiledEntity, q: Query, principal: Principal | null): Promise<number> {
