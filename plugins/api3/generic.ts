@@ -6,7 +6,7 @@
 import { KernelError, type ActionContext, type ActionRegistrar } from '../../kernel';
 import type { CompiledEntity, EntityRegistry, FieldDef, SaveContext } from '../entity-core';
 import { permissionFor } from '../entity-core/permissions';
-import { conditionPaths, type Condition, type EntityStore } from '../entity-core/store';
+import { conditionPaths, statementsDuring, type Condition, type EntityStore } from '../entity-core/store';
 import { envelope, scalarEnvelope, stringifyLeaves } from './envelope';
 import { api3Error, invalid, mandatoryMissing, returnedError } from './errors';
 import { buildQuery, coerceValue, optionValue, parseFilters, parseOptions, resolvePath, truthy, type FilterContext, type GetOptions } from './params';
@@ -286,12 +286,13 @@ class Generic {
     if (existing && e.ownerField && values[e.ownerField] !== undefined && values[e.ownerField] !== existing[e.ownerField]) {
       await this.store.checkWrite(e, 'edit', values, ctx.principal);
     }
-    let newId = id;
-    if (existing) await this.store.update(ctx.db, e, id!, values);
-    else newId = await this.store.insert(ctx.db, e, values);
-    const row = (await this.store.byId(ctx.db, e, newId!))!;
-    for (const l of e.lifecycle) await l.afterSave?.(row, sc);
-    return (await this.store.byId(ctx.db, e, newId!))!;
+    // The write's RETURNING gives the stored row; it is read again only if an afterSave hook sent SQL.
+    const row = existing ? (await this.store.updateRow(ctx.db, e, id!, values))! : await this.store.insertRow(ctx.db, e, values);
+    if (!e.lifecycle.some((l) => l.afterSave)) return row;
+    const sent = await statementsDuring(ctx.db, async () => {
+      for (const l of e.lifecycle) await l.afterSave?.({ ...row }, sc);
+    });
+    return sent ? (await this.store.byId(ctx.db, e, Number(row.id)))! : row;
   }
 
   private wire(e: CompiledEntity, row: Row): Row {

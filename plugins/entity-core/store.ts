@@ -175,6 +175,23 @@ export function dbError(err: unknown): KernelError | undefined {
   return undefined;
 }
 
+/**
+ * Runs `fn` and returns how many SQL statements were sent on `db` meanwhile (knex `query` events; a
+ * transaction reports the statements of nested calls sharing it). Used to skip re-reading a row that no
+ * statement can have changed; an over-count only costs a re-read.
+ */
+export async function statementsDuring(db: Knex, fn: () => Promise<void>): Promise<number> {
+  let n = 0;
+  const on = () => { n++; };
+  db.on('query', on);
+  try {
+    await fn();
+  } finally {
+    db.removeListener('query', on);
+  }
+  return n;
+}
+
 async function guarded<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
@@ -184,6 +201,8 @@ async function guarded<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 export class EntityStore {
+  private readonly returns = new WeakMap<CompiledEntity, { columns: string[]; map: (row: Record<string, unknown>) => Record<string, unknown> }>();
+
   constructor(readonly registry: EntityRegistry, private readonly access: AccessFn) {}
 
   /** The row-access answer for an entity with an owner field ('all' without one, or when nobody answers). */
@@ -286,10 +305,48 @@ export class EntityStore {
     return Number(row.id);
   }
 
+  /**
+   * Inserts and returns the stored row as {@link byId} reads it (database defaults included), from the
+   * INSERT's own RETURNING: one statement instead of an insert and a select.
+   */
+  async insertRow(db: Knex, entity: CompiledEntity, values: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const ret = this.returning(entity);
+    const [row] = (await guarded(async () => db(entity.table).insert(toDb(entity, values)).returning(ret.columns))) as Array<Record<string, unknown>>;
+    return ret.map(row);
+  }
+
   async update(db: Knex, entity: CompiledEntity, id: number, values: Record<string, unknown>): Promise<void> {
     const data = toDb(entity, values);
     delete data.id;
     if (Object.keys(data).length) await guarded(async () => db(entity.table).where('id', id).update(data));
+  }
+
+  /** Updates and returns the stored row as {@link byId} reads it (UPDATE … RETURNING); null when no row has this id. */
+  async updateRow(db: Knex, entity: CompiledEntity, id: number, values: Record<string, unknown>): Promise<Record<string, unknown> | null> {
+    const data = toDb(entity, values);
+    delete data.id;
+    if (!Object.keys(data).length) return this.byId(db, entity, id);
+    const ret = this.returning(entity);
+    const [row] = (await guarded(async () => db(entity.table).where('id', id).update(data).returning(ret.columns))) as Array<Record<string, unknown>>;
+    return row ? ret.map(row) : null;
+  }
+
+  /** The RETURNING list of a write (the columns {@link byId} selects, from metadata) and its row mapping. */
+  private returning(entity: CompiledEntity): { columns: string[]; map: (row: Record<string, unknown>) => Record<string, unknown> } {
+    let r = this.returns.get(entity);
+    if (!r) {
+      const fields = this.defaultSelect(entity).map((name) => entity.byName.get(name)!);
+      r = {
+        columns: fields.map((f) => f.column ?? f.name),
+        map: (row) => {
+          const out: Record<string, unknown> = {};
+          for (const f of fields) out[f.name] = fromDb(f, row[f.column ?? f.name]);
+          return out;
+        },
+      };
+      this.returns.set(entity, r);
+    }
+    return r;
   }
 
   async remove(db: Knex, entity: CompiledEntity, id: number): Promise<number> {
