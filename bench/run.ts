@@ -4,6 +4,7 @@
  * the ratio to the baseline. `--smoke` is the short run CI makes so the benchmark cannot rot.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,6 +64,16 @@ function start(name: string, cmd: string[], env: Record<string, string>, port: n
   return { name, child, url: `http://127.0.0.1:${port}` };
 }
 
+/** A port nobody listens on now, so two runs on one machine do not load each other's servers. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
 /** Peak resident memory of a process, from the kernel's own bookkeeping (VmHWM). */
 function peakRssMb(pid: number): number {
   const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -97,8 +108,8 @@ async function main() {
   }
   // --profile: the service writes a V8 CPU profile when it stops (summarise it with bench/profile.ts).
   const profileDir = path.join(workDir, 'profiles');
-  const crm = start('crm', [...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), 'bin/crm.mjs', 'serve'], db.env, 18080);
-  const baseline = start('baseline', ['--import', 'tsx/esm', 'bench/baseline.ts'], baselineEnv, 18081);
+  const crm = start('crm', [...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), 'bin/crm.mjs', 'serve'], db.env, await freePort());
+  const baseline = start('baseline', ['--import', 'tsx/esm', 'bench/baseline.ts'], baselineEnv, await freePort());
   const stopAll = () => { crm.child.kill('SIGTERM'); baseline.child.kill('SIGTERM'); };
   process.once('SIGINT', () => { stopAll(); process.exit(130); });
   try {
