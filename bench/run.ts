@@ -41,7 +41,7 @@ const opts = {
 };
 
 interface Measure { rps: number; p50: number; p99: number; errors: number; non2xx: number; requests: number }
-interface Row { scenario: string; crm: Measure; baseline: Measure; ratio: number; queriesPerRequest: number }
+interface Row { scenario: string; crm: Measure; baseline: Measure; ratio: number; queriesPerRequest: number; /** The service's peak RSS so far (MB), read after this scenario. */ peakRssMb?: number }
 
 function log(msg: string) {
   process.stderr.write(`${msg}\n`);
@@ -76,8 +76,12 @@ function freePort(): Promise<number> {
 
 /** Peak resident memory of a process, from the kernel's own bookkeeping (VmHWM). */
 function peakRssMb(pid: number): number {
-  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Math.round(Number(m[1]) / 1024) : NaN;
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Math.round(Number(m[1]) / 1024) : NaN;
+  } catch {
+    return NaN; // the process is gone (its exit is reported on its own)
+  }
 }
 
 async function load(url: string, s: Pick<Scenario, 'method' | 'path' | 'headers' | 'body'>, seconds: number): Promise<Measure> {
@@ -136,21 +140,25 @@ async function main() {
       const measure = (side: 'crm' | 'baseline'): Measure => ({ rps: pick('rps', side), p50: pick('p50', side), p99: Math.max(...runs.map((r) => r[side].p99)), errors: pick('errors', side), non2xx: pick('non2xx', side), requests: pick('requests', side) });
       const row: Row = { scenario: s.name, crm: measure('crm'), baseline: measure('baseline'), ratio: 0, queriesPerRequest: runs.reduce((a, r) => a + r.q, 0) / runs.length };
       row.ratio = row.crm.rps / row.baseline.rps;
+      row.peakRssMb = peakRssMb(crm.child.pid!);
       if (row.crm.errors || row.crm.non2xx) problems.push(`${s.name}: ${row.crm.errors} errors, ${row.crm.non2xx} non-2xx answers`);
       rows.push(row);
       log(`  ${s.name}: ${row.crm.rps.toFixed(0)} req/s (baseline ${row.baseline.rps.toFixed(0)}, ratio ${(row.ratio * 100).toFixed(0)}%), p50 ${row.crm.p50} ms, p99 ${row.crm.p99} ms (baseline ${row.baseline.p50} / ${row.baseline.p99} ms), ${row.queriesPerRequest.toFixed(2)} queries/request`);
     }
     const peak = peakRssMb(crm.child.pid!);
-    const result = { date: new Date().toISOString(), ...opts, peakRssMb: peak, node: process.version, rows };
+    const baselinePeak = peakRssMb(baseline.child.pid!);
+    const result = { date: new Date().toISOString(), ...opts, peakRssMb: peak, baselinePeakRssMb: baselinePeak, node: process.version, rows };
     const outDir = path.join(root, 'bench', 'results');
     mkdirSync(outDir, { recursive: true });
     if (!smoke) {
       const stamp = result.date.replace(/[:.]/g, '-');
-      writeFileSync(path.join(outDir, `${stamp}-${opts.engine}.json`), JSON.stringify(result, null, 2));
-      writeFileSync(path.join(outDir, `latest-${opts.engine}.json`), JSON.stringify(result, null, 2));
-      writeFileSync(path.join(outDir, `latest-${opts.engine}.svg`), renderChart(result));
+      // The default size keeps the short name; other sizes say theirs (latest-postgresql-1000000.json).
+      const name = `${opts.engine}${opts.contacts === 100_000 ? '' : `-${opts.contacts}`}`;
+      writeFileSync(path.join(outDir, `${stamp}-${name}.json`), JSON.stringify(result, null, 2));
+      writeFileSync(path.join(outDir, `latest-${name}.json`), JSON.stringify(result, null, 2));
+      writeFileSync(path.join(outDir, `latest-${name}.svg`), renderChart(result));
     }
-    console.log(table(rows, peak));
+    console.log(table(rows, peak, baselinePeak));
     if (problems.length) {
       console.error(`bench: ${problems.length} problem(s):\n  ${problems.join('\n  ')}`);
       process.exitCode = 1;
@@ -161,10 +169,10 @@ async function main() {
   }
 }
 
-function table(rows: Row[], peak: number): string {
+function table(rows: Row[], peak: number, baselinePeak: number): string {
   const head = '| Scenario | req/s | baseline req/s | ratio | p50 ms | p99 ms | baseline p50 / p99 ms | queries/request |\n|---|---|---|---|---|---|---|---|';
   const lines = rows.map((r) => `| ${r.scenario} | ${r.crm.rps.toFixed(0)} | ${r.baseline.rps.toFixed(0)} | ${(r.ratio * 100).toFixed(0)}% | ${r.crm.p50} | ${r.crm.p99} | ${r.baseline.p50} / ${r.baseline.p99} | ${r.queriesPerRequest.toFixed(2)} |`);
-  return `${head}\n${lines.join('\n')}\n\nPeak RSS of the service: ${peak} MB`;
+  return `${head}\n${lines.join('\n')}\n\nPeak RSS of the service: ${peak} MB (bare baseline: ${baselinePeak} MB)`;
 }
 
 if (!existsSync(path.join(root, 'node_modules', 'autocannon'))) throw new Error('run npm ci first');
