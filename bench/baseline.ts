@@ -15,7 +15,8 @@ async function connect(): Promise<Query> {
     const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10, ...(schema ? { options: `-c search_path=${schema}` } : {}) });
     return async (sql, params) => (await pool.query(sql, params)).rows;
   }
-  const db = new PGlite(process.env.BASELINE_PGDATA!);
+  // The same buffer cache as the service's embedded default (database.embeddedSharedBuffers).
+  const db = new PGlite(process.env.BASELINE_PGDATA!, { startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'] });
   await db.waitReady;
   return async (sql, params) => (await db.query<Record<string, unknown>>(sql, params)).rows;
 }

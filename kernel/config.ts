@@ -18,7 +18,7 @@ export interface Config {
   /** Per-plugin options, validated against each manifest's `config` schema. */
   pluginConfig: Record<string, Record<string, unknown>>;
   server: { host: string; port: number; shutdownTimeoutMs: number; publicUrl?: string; trustProxy: boolean };
-  database: { url?: string; memory: boolean; schema?: string };
+  database: { url?: string; memory: boolean; schema?: string; embeddedSharedBuffers: string };
   /** Folder for the embedded database and private files (`oauth-providers/`…). */
   dataDir: string;
   log: { level: string; pretty?: boolean };
@@ -55,6 +55,8 @@ export const configSchema = {
         url: { type: 'string', pattern: '^postgres(ql)?://' },
         memory: { type: 'boolean', default: false },
         schema: { type: 'string', pattern: '^[a-z_][a-z0-9_]{0,62}$' },
+        // The embedded engine's buffer cache lives in this process; the OS page cache sits behind it.
+        embeddedSharedBuffers: { type: 'string', pattern: '^[1-9][0-9]{0,5}(kB|MB|GB)$', default: '32MB' },
       },
     },
     dataDir: { type: 'string', default: './var' },
