@@ -268,14 +268,10 @@ class Generic {
     }
     await this.acl(e, existing ? 'edit' : 'create', existing ?? values, ctx);
     if (existing && e.ownerField && values[e.ownerField] !== undefined && values[e.ownerField] !== existing[e.ownerField]) await this.acl(e, 'edit', values, ctx);
-    let id: number;
-    if (existing) {
-      id = Number(existing.id);
-      await this.store.update(ctx.db, e, id, values);
-    } else id = await this.store.insert(ctx.db, e, values);
-    const row = (await this.store.byId(ctx.db, e, id))!;
+    // The write's RETURNING gives the stored row for the afterSave hooks; the answer is read as APIv4 shows it.
+    const row = existing ? (await this.store.updateRow(ctx.db, e, Number(existing.id), values))! : await this.store.insertRow(ctx.db, e, values);
     for (const l of e.lifecycle) await l.afterSave?.(row, sc);
-    return this.readById(e, id, ctx);
+    return this.readById(e, Number(row.id), ctx);
   }
 
   /** Ids the caller may see among the records matching `where` (row access: view). */
