@@ -80,6 +80,24 @@ function preparedStatements(db: Db): Db {
   return db;
 }
 
+/**
+ * The SQL statements sent on `db` while `fn` runs, in order (knex `query` events), for a test that pins what
+ * an action costs, or code that must know whether anything was sent meanwhile (on a transaction, at least
+ * the statements sent through it; on the shared pool, every caller's).
+ * @example expect(await sqlDuring(t.kernel.db, () => call())).to.have.length(1);
+ */
+export async function sqlDuring(db: Knex, fn: () => Promise<unknown>): Promise<string[]> {
+  const sqls: string[] = [];
+  const on = (q: { sql: string }) => { sqls.push(q.sql); };
+  db.on('query', on);
+  try {
+    await fn();
+  } finally {
+    db.removeListener('query', on);
+  }
+  return sqls;
+}
+
 /** Ends the pool (or closes the embedded database) and releases the data-folder lock. */
 export async function closeDb(db: Db): Promise<void> {
   try {

@@ -3,7 +3,7 @@ export { ActionRegistry, normaliseAction, normaliseEntity, type ActionDefinition
 export { loadConfig, finishConfig, type Config } from './config';
 export { createRequestScope, type ServiceRegistrar } from './container';
 export * from './core-hooks';
-export { closeDb, createDb, engineOf, ping, type Db } from './db';
+export { closeDb, createDb, engineOf, ping, sqlDuring, type Db } from './db';
 export { KernelError, AggregateKernelError, errorCodes, isKernelError, registerErrorCodes, kernelErrorCodes, type ErrorCodeInfo } from './errors';
 export { defineHook, HookBus, Stage, type HookKind, type HookRef, type HookTapper, type TapFn, type TapOptions } from './hooks';
 export { createApp, collectRoutes } from './http/app';

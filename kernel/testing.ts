@@ -21,6 +21,7 @@ import type Koa from 'koa';
 import supertest from 'supertest';
 import { finishConfig, type Config } from './config';
 import { createDb } from './db';
+export { sqlDuring } from './db';
 import { createApp } from './http/app';
 import type { KernelError } from './errors';
 import { createKernel, type Kernel } from './kernel';

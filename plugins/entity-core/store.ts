@@ -3,7 +3,7 @@
  * entity metadata and the operator whitelist; every value is a bound parameter.
  */
 import type { Knex } from 'knex';
-import { KernelError, type Principal } from '../../kernel';
+import { KernelError, sqlDuring, type Principal } from '../../kernel';
 import type { RowAccess } from './hooks';
 import type { EntityRegistry } from './registry';
 import type { CompiledEntity, FieldDef } from './types';
@@ -181,15 +181,7 @@ export function dbError(err: unknown): KernelError | undefined {
  * statement can have changed; an over-count only costs a re-read.
  */
 export async function statementsDuring(db: Knex, fn: () => Promise<void>): Promise<number> {
-  let n = 0;
-  const on = () => { n++; };
-  db.on('query', on);
-  try {
-    await fn();
-  } finally {
-    db.removeListener('query', on);
-  }
-  return n;
+  return (await sqlDuring(db, fn)).length;
 }
 
 async function guarded<T>(fn: () => Promise<T>): Promise<T> {

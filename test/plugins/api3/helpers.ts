@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequestScope, isKernelError, type KernelError, type Principal } from '../../../kernel';
-import { bootTestKernel, principalWith, type TestKernel } from '../../../kernel/testing';
+import { bootTestKernel, principalWith, sqlDuring, type TestKernel } from '../../../kernel/testing';
 import type { Api3Service } from '../../../plugins/api3/types';
 
 export const ENGINE_PLUGINS = ['entity-core', 'api3', 'entity-option', 'entity-contact'];
@@ -40,17 +40,7 @@ export async function bootEngine(opts: { withRowAccess?: boolean } = {}): Promis
       return err;
     }
   };
-  const countQueries = async (fn: () => Promise<unknown>) => {
-    let n = 0;
-    const on = () => { n++; };
-    t.kernel.db.on('query', on);
-    try {
-      await fn();
-    } finally {
-      t.kernel.db.removeListener('query', on);
-    }
-    return n;
-  };
+  const countQueries = async (fn: () => Promise<unknown>) => (await sqlDuring(t.kernel.db, fn)).length;
   return { t, call, fail, countQueries };
 }
 

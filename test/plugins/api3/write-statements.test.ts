@@ -1,19 +1,8 @@
 import { expect } from 'chai';
-import { bootTestKernel } from '../../../kernel/testing';
+import { bootTestKernel, sqlDuring } from '../../../kernel/testing';
 import { ADMIN, ENGINE_PLUGINS, FIXTURES, bootEngine, type Engine } from './helpers';
 
-/** The SQL statements sent while `fn` runs, in order. */
-async function statements(e: Engine, fn: () => Promise<unknown>): Promise<string[]> {
-  const sqls: string[] = [];
-  const on = (q: { sql: string }) => { sqls.push(q.sql); };
-  e.t.kernel.db.on('query', on);
-  try {
-    await fn();
-  } finally {
-    e.t.kernel.db.removeListener('query', on);
-  }
-  return sqls;
-}
+const statements = (e: Engine, fn: () => Promise<unknown>) => sqlDuring(e.t.kernel.db, fn);
 
 describe('api3 create/update statements (issue 6: no re-reads, names computed before the write)', () => {
   let e: Engine;

@@ -1,18 +1,8 @@
 import { expect } from 'chai';
+import { sqlDuring } from '../../../kernel/testing';
 import { ADMIN, bootApi4, type Api4Kernel } from './helpers';
 
-/** The SQL statements sent while `fn` runs, in order. */
-async function statements(k: Api4Kernel, fn: () => Promise<unknown>): Promise<string[]> {
-  const sqls: string[] = [];
-  const on = (q: { sql: string }) => { sqls.push(q.sql); };
-  k.t.kernel.db.on('query', on);
-  try {
-    await fn();
-  } finally {
-    k.t.kernel.db.removeListener('query', on);
-  }
-  return sqls;
-}
+const statements = (k: Api4Kernel, fn: () => Promise<unknown>) => sqlDuring(k.t.kernel.db, fn);
 
 describe('api4 create/update statements (the written row comes from RETURNING)', () => {
   let k: Api4Kernel;

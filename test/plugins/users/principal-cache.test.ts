@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import supertest from 'supertest';
 import { createApp, createKernel, type Kernel } from '../../../kernel';
-import { principalWith } from '../../../kernel/testing';
+import { principalWith, sqlDuring } from '../../../kernel/testing';
 import { createLogger } from '../../../kernel/log';
 import { issueJwt } from '../../../plugins/users/jwt';
 import { PrincipalCache } from '../../../plugins/users/principal-cache';
@@ -61,17 +61,7 @@ describe('users: principal cache', () => {
       await k.t.close();
     });
     const get = (credential: string, ip = '192.0.2.1') => k.req().get(AJAX).set('X-Forwarded-For', ip).set('X-Crm-Auth', credential);
-    const queriesFor = async (fn: () => Promise<unknown>) => {
-      let n = 0;
-      const on = () => { n++; };
-      k.t.kernel.db.on('query', on);
-      try {
-        await fn();
-      } finally {
-        k.t.kernel.db.removeListener('query', on);
-      }
-      return n;
-    };
+    const queriesFor = async (fn: () => Promise<unknown>) => (await sqlDuring(k.t.kernel.db, fn)).length;
 
     it('answers a repeated API key or JWT without a query', async () => {
       const key = `Bearer ${k.cast.bob.key}`;
