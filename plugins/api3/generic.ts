@@ -121,7 +121,7 @@ class Generic {
     for (const x of out) if (x.field.labelOf) selectPaths.add(x.field.labelOf);
     const query = buildQuery(where, o, [...selectPaths]);
     await this.checkJoins(e, query, ctx);
-    const raw = o.isCount ? [] : await this.store.select(ctx.db, e, query, ctx.principal);
+    const raw = o.isCount ? { paths: [], rows: [] } : await this.store.selectRows(ctx.db, e, query, ctx.principal);
     const labelMaps = new Map<string, Map<string, string>>();
     for (const x of out.filter((y) => y.field.labelOf)) {
       const src = e.byName.get(x.field.labelOf!)!;
@@ -130,11 +130,12 @@ class Generic {
     }
     const emptyNulls = e.nulls === 'empty';
     // Per column, worked out once: where the value comes from, and its label map for option labels.
-    const cols = out.map((x) => ({ key: x.key, from: x.field.labelOf ?? x.path, labels: x.field.labelOf ? labelMaps.get(x.key)! : undefined }));
-    const rows = raw.map((r) => {
+    const at = new Map(raw.paths.map((p, i) => [p, i]));
+    const cols = out.map((x) => ({ key: x.key, from: at.get(x.field.labelOf ?? x.path) ?? -1, labels: x.field.labelOf ? labelMaps.get(x.key)! : undefined }));
+    const rows = raw.rows.map((r) => {
       const rec: Row = {};
       for (const x of cols) {
-        const stored = r[x.from];
+        const stored = x.from < 0 ? undefined : r[x.from];
         const v = x.labels ? (stored === null ? null : x.labels.get(String(stored)) ?? null) : stored;
         if (v === null || v === undefined) {
           if (emptyNulls) rec[x.key] = '';

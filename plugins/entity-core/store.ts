@@ -235,6 +235,19 @@ export class EntityStore {
   }
 
   async select(db: Knex, entity: CompiledEntity, q: Query, principal: Principal | null): Promise<Array<Record<string, unknown>>> {
+    const { paths, rows } = await this.selectRows(db, entity, q, principal);
+    return rows.map((row) => {
+      const rec: Record<string, unknown> = {};
+      for (let i = 0; i < paths.length; i++) rec[paths[i]] = row[i];
+      return rec;
+    });
+  }
+
+  /**
+   * As {@link select}, with each row as an array in the order of `paths` (the selected field paths): for a
+   * caller that renders rows its own way, without an intermediate object per row.
+   */
+  async selectRows(db: Knex, entity: CompiledEntity, q: Query, principal: Principal | null): Promise<{ paths: string[]; rows: unknown[][] }> {
     const p = new Planner(this.registry, entity);
     const built = this.build(p, q);
     const access = principal ? await this.rowAccess(entity, 'view', principal) : 'all';
@@ -251,19 +264,12 @@ export class EntityStore {
     }
     if (q.limit) qb.limit(q.limit);
     if (q.offset) qb.offset(q.offset);
-    // Rows as arrays in select order: the driver builds no intermediate object per row.
+    // Rows as arrays in select order: the driver builds no object per row either.
     qb.options({ rowMode: 'array' });
     const rows = (await guarded(async () => qb)) as unknown[][];
-    const paths = built.cols.map((c) => c.path);
     const fields = built.cols.map((c) => c.r.field);
-    const out: Array<Record<string, unknown>> = new Array(rows.length);
-    for (let r = 0; r < rows.length; r++) {
-      const row = rows[r];
-      const rec: Record<string, unknown> = {};
-      for (let i = 0; i < paths.length; i++) rec[paths[i]] = fromDb(fields[i], row[i]);
-      out[r] = rec;
-    }
-    return out;
+    for (const row of rows) for (let i = 0; i < fields.length; i++) row[i] = fromDb(fields[i], row[i]);
+    return { paths: built.cols.map((c) => c.path), rows };
   }
 
   async count(db: Knex, entity: CompiledEntity, q: Query, principal: Principal | null): Promise<number> {
