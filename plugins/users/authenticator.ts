@@ -55,6 +55,9 @@ export function parseBasic(value: string): { username: string; password: string 
   return { username: text.slice(0, i), password: text.slice(i + 1) };
 }
 
+/** A user record as the principal cache keeps it: the password hash is not needed there, so it is not kept. */
+const withoutHash = (user: UserRecord | null): UserRecord | null => (user ? { ...user, password_hash: null } : null);
+
 export class Authenticator {
   constructor(private readonly store: IdentityStore, private readonly keyring: Keyring, private readonly throttle: Throttle, private readonly cache?: PrincipalCache) {}
 
@@ -71,7 +74,7 @@ export class Authenticator {
     const hit = bearer ? await this.store.apiKeyPrincipal(db, bearer, this.throttle.waitQuery(db, subjects)) : undefined;
     if (hit) {
       if (hit.wait > 0) return { reject: THROTTLED, retryAfter: hit.wait };
-      if (cacheKey) this.cache!.set(cacheKey, { contactId: hit.contactId, user: hit.user, permissions: hit.permissions, cred: 'api_key' });
+      if (cacheKey) this.cache!.set(cacheKey, { contactId: hit.contactId, user: withoutHash(hit.user), permissions: hit.permissions, cred: 'api_key' });
       return this.policy(db, req, { contactId: hit.contactId, cred: 'api_key' }, hit.user, hit.permissions);
     }
     // A bearer value that is no live key may be a JWT: verifying it needs no database.
@@ -82,7 +85,7 @@ export class Authenticator {
       if (!(await this.store.contactExists(db, jwt.contactId))) return { reject: `Contact ID ${jwt.contactId} is invalid` };
       // Never past the token's own expiry.
       const exp = typeof jwt.claims.exp === 'number' ? jwt.claims.exp * 1000 : Infinity;
-      if (cacheKey) this.cache!.set(cacheKey, { contactId: jwt.contactId, user: who.user, permissions: who.permissions, cred: 'jwt', claims: jwt.claims }, exp);
+      if (cacheKey) this.cache!.set(cacheKey, { contactId: jwt.contactId, user: withoutHash(who.user), permissions: who.permissions, cred: 'jwt', claims: jwt.claims }, exp);
       return this.policy(db, req, { contactId: jwt.contactId, cred: 'jwt', claims: jwt.claims }, who.user, who.permissions);
     }
     const wait = await this.throttle.retryAfter(db, subjects);
