@@ -3,10 +3,10 @@
  * getvalue, getcount, create, delete, replace, validate, getrefcount, getlist, getoptions, getfields,
  * getactions, getunique, and the deprecated setvalue and update.
  */
-import { KernelError, type ActionContext, type ActionRegistrar } from '../../kernel';
+import { KernelError, sqlDuring, type ActionContext, type ActionRegistrar } from '../../kernel';
 import type { CompiledEntity, EntityRegistry, FieldDef, SaveContext } from '../entity-core';
 import { permissionFor } from '../entity-core/permissions';
-import { conditionPaths, statementsDuring, type Condition, type EntityStore } from '../entity-core/store';
+import { conditionPaths, type Condition, type EntityStore } from '../entity-core/store';
 import { envelope, scalarEnvelope, stringifyLeaves } from './envelope';
 import { api3Error, invalid, mandatoryMissing, returnedError } from './errors';
 import { buildQuery, coerceValue, optionValue, parseFilters, parseOptions, resolvePath, truthy, type FilterContext, type GetOptions } from './params';
@@ -290,10 +290,10 @@ class Generic {
     // The write's RETURNING gives the stored row; it is read again only if an afterSave hook sent SQL.
     const row = existing ? (await this.store.updateRow(ctx.db, e, id!, values))! : await this.store.insertRow(ctx.db, e, values);
     if (!e.lifecycle.some((l) => l.afterSave)) return row;
-    const sent = await statementsDuring(ctx.db, async () => {
+    const sent = await sqlDuring(ctx.db, async () => {
       for (const l of e.lifecycle) await l.afterSave?.({ ...row }, sc);
     });
-    return sent ? (await this.store.byId(ctx.db, e, Number(row.id)))! : row;
+    return sent.length ? (await this.store.byId(ctx.db, e, Number(row.id)))! : row;
   }
 
   private wire(e: CompiledEntity, row: Row): Row {

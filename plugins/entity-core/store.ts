@@ -3,7 +3,7 @@
  * entity metadata and the operator whitelist; every value is a bound parameter.
  */
 import type { Knex } from 'knex';
-import { KernelError, sqlDuring, type Principal } from '../../kernel';
+import { KernelError, type Principal } from '../../kernel';
 import type { RowAccess } from './hooks';
 import type { EntityRegistry } from './registry';
 import type { CompiledEntity, FieldDef } from './types';
@@ -173,15 +173,6 @@ export function dbError(err: unknown): KernelError | undefined {
     e = (e as { cause?: unknown }).cause;
   }
   return undefined;
-}
-
-/**
- * Runs `fn` and returns how many SQL statements were sent on `db` meanwhile (knex `query` events; a
- * transaction reports the statements of nested calls sharing it). Used to skip re-reading a row that no
- * statement can have changed; an over-count only costs a re-read.
- */
-export async function statementsDuring(db: Knex, fn: () => Promise<void>): Promise<number> {
-  return (await sqlDuring(db, fn)).length;
 }
 
 async function guarded<T>(fn: () => Promise<T>): Promise<T> {

@@ -154,26 +154,31 @@ function forbidGetChains(ctx: Context, chain: unknown): void {
   }
 }
 
-async function handleSingle(binding: RestApi4Binding, ctx: Context, scope: AwilixContainer<Cradle>): Promise<void> {
+/**
+ * The shared frame of both end-points: CSRF guard, OPTIONS, reading the input, and any failure answered
+ * in the APIv4 error envelope. `answer` sends the success.
+ */
+async function framed(binding: RestApi4Binding, ctx: Context, scope: AwilixContainer<Cradle>, answer: (principal: Principal, all: Obj) => Promise<void>): Promise<void> {
   const principal = principalOf(ctx, scope);
   try {
     csrf(binding, ctx, principal);
     if (ctx.method === 'OPTIONS') return sendJson(ctx, 200, {});
-    const all = input(ctx);
-    const { entity, action } = ctx.params as { entity: string; action: string };
-    sendJson(ctx, 200, await execute(ctx, scope, principal, entity, action, paramsOf(ctx, all), indexOf(all.index)));
+    await answer(principal, input(ctx));
   } catch (err) {
     const [status, body] = errorBody(ctx, err, principal);
     sendJson(ctx, status, body);
   }
 }
 
-async function handleMulti(binding: RestApi4Binding, ctx: Context, scope: AwilixContainer<Cradle>): Promise<void> {
-  const principal = principalOf(ctx, scope);
-  try {
-    csrf(binding, ctx, principal);
-    if (ctx.method === 'OPTIONS') return sendJson(ctx, 200, {});
-    const all = input(ctx);
+function handleSingle(binding: RestApi4Binding, ctx: Context, scope: AwilixContainer<Cradle>): Promise<void> {
+  return framed(binding, ctx, scope, async (principal, all) => {
+    const { entity, action } = ctx.params as { entity: string; action: string };
+    sendJson(ctx, 200, await execute(ctx, scope, principal, entity, action, paramsOf(ctx, all), indexOf(all.index)));
+  });
+}
+
+function handleMulti(binding: RestApi4Binding, ctx: Context, scope: AwilixContainer<Cradle>): Promise<void> {
+  return framed(binding, ctx, scope, async (principal, all) => {
     const calls = decode(all.calls, 'calls');
     if (!calls || typeof calls !== 'object' || Array.isArray(calls)) {
       throw new KernelError('E_INVALID_PARAMS', 'calls must be a JSON object of [entity, action, params, index] tuples', { details: { error_field: 'calls' } });
@@ -197,10 +202,7 @@ async function handleMulti(binding: RestApi4Binding, ctx: Context, scope: Awilix
     }
     // A success code is kept once any call has succeeded (§8).
     sendJson(ctx, anyOk || status === undefined ? 200 : status, out);
-  } catch (err) {
-    const [status, body] = errorBody(ctx, err, principal);
-    sendJson(ctx, status, body);
-  }
+  });
 }
 
 /**

@@ -29,6 +29,21 @@ function need(args: string[], i: number, name: string): string {
   return v;
 }
 
+/** `user enable` / `user disable`: a disabled user's credentials are all refused and its sessions end. */
+function activeCommand(active: boolean): CliCommand {
+  const verb = active ? 'enable' : 'disable';
+  return {
+    name: `user ${verb}`,
+    description: active ? 'Enable a disabled user again' : 'Disable a user: every credential of the user is refused and its sessions end',
+    arguments: [{ name: 'username', description: 'Login name', required: true }],
+    async run(args, _options, kernel) {
+      const { db, identity } = deps(kernel);
+      await identity.setActive(db, need(args, 0, 'username'), active);
+      return `User ${args[0]} ${verb}d.`;
+    },
+  };
+}
+
 export function userCliCommands(): CliCommand[] {
   return [
     {
@@ -73,26 +88,8 @@ export function userCliCommands(): CliCommand[] {
         return `Password of ${args[0]} changed.${generated ? `\nPassword (shown once): ${generated}` : ''}`;
       },
     },
-    {
-      name: 'user disable',
-      description: 'Disable a user: every credential of the user is refused and its sessions end',
-      arguments: [{ name: 'username', description: 'Login name', required: true }],
-      async run(args, _options, kernel) {
-        const { db, identity } = deps(kernel);
-        await identity.setActive(db, need(args, 0, 'username'), false);
-        return `User ${args[0]} disabled.`;
-      },
-    },
-    {
-      name: 'user enable',
-      description: 'Enable a disabled user again',
-      arguments: [{ name: 'username', description: 'Login name', required: true }],
-      async run(args, _options, kernel) {
-        const { db, identity } = deps(kernel);
-        await identity.setActive(db, need(args, 0, 'username'), true);
-        return `User ${args[0]} enabled.`;
-      },
-    },
+    activeCommand(false),
+    activeCommand(true),
     {
       name: 'role list',
       description: 'List roles with their permissions and users (--catalogue: every known permission)',

@@ -14,7 +14,7 @@
  * await servers.stop();
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -360,3 +360,22 @@ export async function scriptedLogin(authorizationUrl: string, redirectUri: strin
 
 /** The plugins oauth-client needs (its dependencies) plus itself: spread before the grant plugins under test. */
 export const OAUTH_BASE_PLUGINS = ['entity-core', 'entity-option', 'api3', 'entity-contact', 'users', 'oauth-client'];
+
+/** The client secrets and the user password the local servers accept: none may ever reach a log. */
+export const SERVER_SECRETS = [OIDC_CLIENT.secret, OIDC_M2M_CLIENT.secret, O2S_CLIENT.secret, O2S_USER.password];
+
+/** Fails when a log line holds a server secret or any token the local servers issued. */
+export function expectNoSecretsLogged(logs: string[], servers: RunningOAuthServers): void {
+  const text = logs.join('\n');
+  for (const secret of SERVER_SECRETS) if (text.includes(secret)) throw new Error('a client secret or password reached the logs');
+  for (const token of [...servers.o2s.tokens.byAccess.keys(), ...servers.o2s.tokens.byRefresh.keys()]) {
+    if (text.includes(token)) throw new Error('an issued token reached the logs');
+  }
+}
+
+/** The `after` of a test with local OAuth servers: closes the kernel, stops the servers, removes the data folder. */
+export async function stopOAuthTest(t: { close(): Promise<void> } | undefined, servers: RunningOAuthServers | undefined, dataDir?: string): Promise<void> {
+  await t?.close();
+  await servers?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+}

@@ -4,7 +4,6 @@
  * with rotation, client credentials, signed id_token) and @node-oauth/oauth2-server (password,
  * refresh-token rotation). Also the provider's errors, a provider that is down, and no leaks.
  */
-import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { decodeJwt } from 'jose';
@@ -13,10 +12,8 @@ import type { KernelError } from '../../../kernel';
 import type { OAuthTokens } from '../../../plugins/oauth-client/tokens';
 import type { ClientRecord, TokenRecord } from '../../../plugins/oauth-client/types';
 import {
-  OAUTH_BASE_PLUGINS, O2S_CLIENT, O2S_USER, OIDC_CLIENT, OIDC_M2M_CLIENT, scriptedLogin, startOAuthServers, tempDataDir, writeTestProviders, type RunningOAuthServers,
+  OAUTH_BASE_PLUGINS, expectNoSecretsLogged, stopOAuthTest, O2S_CLIENT, O2S_USER, OIDC_CLIENT, OIDC_M2M_CLIENT, scriptedLogin, startOAuthServers, tempDataDir, writeTestProviders, type RunningOAuthServers,
 } from '../../support/oauth-servers';
-
-const SECRETS = [OIDC_CLIENT.secret, OIDC_M2M_CLIENT.secret, O2S_CLIENT.secret, O2S_USER.password];
 
 
 describe('oauth grants against real authorization servers', function () {
@@ -48,18 +45,10 @@ describe('oauth grants against real authorization servers', function () {
     tokens = t.kernel.container.resolve('oauthTokens');
   });
 
-  after(async () => {
-    await t?.close();
-    await servers?.stop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  });
+  after(() => stopOAuthTest(t, servers, dataDir));
 
-  afterEach(() => {
-    // Nothing secret ever reaches a log line.
-    const logs = t.logs.join('\n');
-    for (const s of SECRETS) expect(logs).not.to.contain(s);
-    for (const token of [...servers.o2s.tokens.byAccess.keys(), ...servers.o2s.tokens.byRefresh.keys()]) expect(logs).not.to.contain(token);
-  });
+  // Nothing secret ever reaches a log line.
+  afterEach(() => expectNoSecretsLogged(t.logs, servers));
 
   it('registers the grants by type and alias', () => {
     expect(tokens.grantTypes()).to.include.members([

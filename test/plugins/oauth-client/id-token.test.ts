@@ -1,5 +1,4 @@
 /** id_token verification with jose against oidc-provider's real JWKS: good, tampered, wrong key, unsigned. */
-import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT, UnsecuredJWT } from 'jose';
@@ -8,7 +7,7 @@ import type { KernelError } from '../../../kernel';
 import { verifyIdToken } from '../../../plugins/oauth-client/id-token';
 import type { OAuthTokens } from '../../../plugins/oauth-client/tokens';
 import type { ProviderRecord } from '../../../plugins/oauth-client/types';
-import { OAUTH_BASE_PLUGINS, OIDC_CLIENT, scriptedLogin, startOAuthServers, tempDataDir, testProviderRecords, writeTestProviders, type RunningOAuthServers } from '../../support/oauth-servers';
+import { OAUTH_BASE_PLUGINS, stopOAuthTest, OIDC_CLIENT, scriptedLogin, startOAuthServers, tempDataDir, testProviderRecords, writeTestProviders, type RunningOAuthServers } from '../../support/oauth-servers';
 
 
 const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
@@ -47,11 +46,7 @@ describe('oauth-client id_token verification', function () {
     idToken = ((await res.json()) as { id_token: string }).id_token;
   });
 
-  after(async () => {
-    await t?.close();
-    await servers?.stop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  });
+  after(() => stopOAuthTest(t, servers, dataDir));
 
   const opts = () => ({ jwksUrl: servers.oidc.jwksUrl, tokenUrl: servers.oidc.tokenUrl, audience: OIDC_CLIENT.id, issuer: servers.oidc.issuer });
 

@@ -5,7 +5,7 @@
  * PostgreSQL), recorded provider failures, redaction, contact-token row rules, session tokens.
  */
 import { randomBytes } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
@@ -17,13 +17,11 @@ import { sha256 } from '../../../plugins/oauth-client/store';
 import type { SessionStore } from '../../../plugins/users/sessions';
 import type { IdentityStore } from '../../../plugins/users/store';
 import {
-  OAUTH_BASE_PLUGINS, O2S_CLIENT, O2S_USER, OIDC_CLIENT, OIDC_M2M_CLIENT, scriptedLogin, startOAuthServers, tempDataDir, testProviderRecords, writeTestProviders,
+  OAUTH_BASE_PLUGINS, expectNoSecretsLogged, stopOAuthTest, O2S_CLIENT, O2S_USER, OIDC_CLIENT, OIDC_M2M_CLIENT, scriptedLogin, startOAuthServers, tempDataDir, testProviderRecords, writeTestProviders,
   type RunningOAuthServers,
 } from '../../support/oauth-servers';
 
 const PUBLIC = 'http://127.0.0.1:9';
-const SECRETS = [OIDC_CLIENT.secret, OIDC_M2M_CLIENT.secret, O2S_CLIENT.secret, O2S_USER.password];
-
 
 const who = (permissions: string[], contactId: number | null = null, sessionHash?: string): Principal => ({
   contactId, userId: null, via: sessionHash ? 'session' : contactId ? 'api_key' : 'anonymous', permissions: new Set(permissions),
@@ -101,17 +99,10 @@ describe('OAuth entities and APIv4 actions (real authorization servers)', functi
     other = await sessionUser('bob', ['administrator']);
   });
 
-  after(async () => {
-    await t?.close();
-    await servers?.stop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  });
+  after(() => stopOAuthTest(t, servers, dataDir));
 
-  afterEach(() => {
-    const logs = t.logs.join('\n');
-    for (const s of SECRETS) expect(logs).not.to.contain(s);
-    for (const token of [...servers.o2s.tokens.byAccess.keys(), ...servers.o2s.tokens.byRefresh.keys()]) expect(logs).not.to.contain(token);
-  });
+  // Nothing secret ever reaches a log line.
+  afterEach(() => expectNoSecretsLogged(t.logs, servers));
 
   describe('catalogue, providers, clients', () => {
     it('adds the five OAuth permissions through permissions.catalogue', () => {
