@@ -12,11 +12,17 @@ type Query = (sql: string, params: unknown[]) => Promise<Array<Record<string, un
 async function connect(): Promise<Query> {
   if (process.env.DATABASE_URL) {
     const schema = process.env.CRM_DB_SCHEMA;
-    const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10, ...(schema ? { options: `-c search_path=${schema}` } : {}) });
+    const pool = new pg.Pool({
+      connectionString: process.env.DATABASE_URL,
+      max: 10,
+      ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    });
     return async (sql, params) => (await pool.query(sql, params)).rows;
   }
   // The same buffer cache as the service's embedded default (database.embeddedSharedBuffers).
-  const db = new PGlite(process.env.BASELINE_PGDATA!, { startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'] });
+  const db = new PGlite(process.env.BASELINE_PGDATA!, {
+    startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'],
+  });
   await db.waitReady;
   return async (sql, params) => (await db.query<Record<string, unknown>>(sql, params)).rows;
 }

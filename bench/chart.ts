@@ -1,10 +1,19 @@
 /** A dependency-free SVG bar chart: each scenario's requests/s beside the baseline's. */
-interface ChartRow { scenario: string; crm: { rps: number }; baseline: { rps: number }; ratio: number }
+interface ChartRow {
+  scenario: string;
+  crm: { rps: number };
+  baseline: { rps: number };
+  ratio: number;
+}
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
 export function renderChart(result: { engine: string; contacts: number; rows: ChartRow[] }): string {
-  const barH = 14, gap = 10, left = 330, width = 420, top = 40;
+  const barH = 14,
+    gap = 10,
+    left = 330,
+    width = 420,
+    top = 40;
   const max = Math.max(1, ...result.rows.flatMap((r) => [r.crm.rps, r.baseline.rps]));
   const rowH = barH * 2 + gap;
   const height = top + result.rows.length * rowH + 30;

@@ -5,7 +5,12 @@
  */
 import { readFileSync } from 'node:fs';
 
-interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount: number; children?: number[] }
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount: number;
+  children?: number[];
+}
 const [file, topArg] = process.argv.slice(2);
 if (!file) throw new Error('usage: bench/profile.ts <file.cpuprofile> [top]');
 const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: Node[]; samples: number[] };
@@ -57,4 +62,5 @@ for (const [a, h] of top(byArea, 30)) console.log(`${pct(h)}  ${a}`);
 console.log('\nHottest functions (self time):');
 for (const [f, h] of top(byFunction, Number(topArg ?? 40))) console.log(`${pct(h)}  ${f}`);
 console.log('\nHeaviest functions (inclusive, project code):');
-for (const [f, h] of top(new Map([...inclusive].filter(([f]) => /(plugins|kernel)\//.test(f))), Number(topArg ?? 40))) console.log(`${pct(h)}  ${f}`);
+for (const [f, h] of top(new Map([...inclusive].filter(([f]) => /(plugins|kernel)\//.test(f))), Number(topArg ?? 40)))
+  console.log(`${pct(h)}  ${f}`);

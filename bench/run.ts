@@ -40,8 +40,22 @@ const opts = {
   engine: (args.engine ?? (process.env.DATABASE_URL ? 'postgresql' : 'pglite')) as 'postgresql' | 'pglite',
 };
 
-interface Measure { rps: number; p50: number; p99: number; errors: number; non2xx: number; requests: number }
-interface Row { scenario: string; crm: Measure; baseline: Measure; ratio: number; queriesPerRequest: number; /** The service's peak RSS so far (MB), read after this scenario. */ peakRssMb?: number }
+interface Measure {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  requests: number;
+}
+interface Row {
+  scenario: string;
+  crm: Measure;
+  baseline: Measure;
+  ratio: number;
+  queriesPerRequest: number;
+  /** The service's peak RSS so far (MB), read after this scenario. */ peakRssMb?: number;
+}
 
 function log(msg: string) {
   process.stderr.write(`${msg}\n`);
@@ -53,24 +67,32 @@ async function waitHealthy(url: string, child: ChildProcess, name: string): Prom
     if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode}`);
     try {
       if ((await fetch(`${url}/healthz`)).ok) return;
-    } catch { /* not up yet */ }
+    } catch {
+      /* not up yet */
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`${name} did not become healthy`);
 }
 
 function start(name: string, cmd: string[], env: Record<string, string>, port: number) {
-  const child = spawn(process.execPath, cmd, { cwd: root, env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, cmd, {
+    cwd: root,
+    env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   return { name, child, url: `http://127.0.0.1:${port}` };
 }
 
 /** A port nobody listens on now, so two runs on one machine do not load each other's servers. */
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
-    const srv = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
+    const srv = createServer()
+      .once('error', reject)
+      .listen(0, '127.0.0.1', () => {
+        const { port } = srv.address() as { port: number };
+        srv.close(() => resolve(port));
+      });
   });
 }
 
@@ -84,9 +106,27 @@ function peakRssMb(pid: number): number {
   }
 }
 
-async function load(url: string, s: Pick<Scenario, 'method' | 'path' | 'headers' | 'body'>, seconds: number): Promise<Measure> {
-  const r = await autocannon({ url: url + s.path, method: s.method, headers: s.headers, body: s.body, connections: opts.connections, duration: seconds });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx, requests: r.requests.total };
+async function load(
+  url: string,
+  s: Pick<Scenario, 'method' | 'path' | 'headers' | 'body'>,
+  seconds: number,
+): Promise<Measure> {
+  const r = await autocannon({
+    url: url + s.path,
+    method: s.method,
+    headers: s.headers,
+    body: s.body,
+    connections: opts.connections,
+    duration: seconds,
+  });
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.timeouts,
+    non2xx: r.non2xx,
+    requests: r.requests.total,
+  };
 }
 
 async function queries(url: string): Promise<number> {
@@ -94,12 +134,27 @@ async function queries(url: string): Promise<number> {
 }
 
 async function main() {
-  log(`bench: ${opts.contacts} contacts on ${opts.engine}, ${opts.connections} connections, ${opts.duration}s x ${opts.rounds} rounds${smoke ? ' (smoke)' : ''}`);
+  log(
+    `bench: ${opts.contacts} contacts on ${opts.engine}, ${opts.connections} connections, ${opts.duration}s x ${opts.rounds} rounds${smoke ? ' (smoke)' : ''}`,
+  );
   const workDir = path.join(root, 'var', 'bench');
   mkdirSync(workDir, { recursive: true });
   const configFile = path.join(workDir, 'crm.config.json');
-  writeFileSync(configFile, JSON.stringify({ pluginPaths: [path.join(root, 'bench', 'plugins')], enable: ['bench-probe'], pluginConfig: { users: { firstRun: false } } }));
-  const db: BenchDatabase = await prepareDatabase({ root, contacts: opts.contacts, engine: opts.engine, configFile, log });
+  writeFileSync(
+    configFile,
+    JSON.stringify({
+      pluginPaths: [path.join(root, 'bench', 'plugins')],
+      enable: ['bench-probe'],
+      pluginConfig: { users: { firstRun: false } },
+    }),
+  );
+  const db: BenchDatabase = await prepareDatabase({
+    root,
+    contacts: opts.contacts,
+    engine: opts.engine,
+    configFile,
+    log,
+  });
   if (args['seed-only']) return;
 
   let baselineEnv: Record<string, string> = { ...db.env };
@@ -112,10 +167,21 @@ async function main() {
   }
   // --profile: the service writes a V8 CPU profile when it stops (summarise it with bench/profile.ts).
   const profileDir = path.join(workDir, 'profiles');
-  const crm = start('crm', [...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), 'bin/crm.mjs', 'serve'], db.env, await freePort());
+  const crm = start(
+    'crm',
+    [...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), 'bin/crm.mjs', 'serve'],
+    db.env,
+    await freePort(),
+  );
   const baseline = start('baseline', ['--import', 'tsx/esm', 'bench/baseline.ts'], baselineEnv, await freePort());
-  const stopAll = () => { crm.child.kill('SIGTERM'); baseline.child.kill('SIGTERM'); };
-  process.once('SIGINT', () => { stopAll(); process.exit(130); });
+  const stopAll = () => {
+    crm.child.kill('SIGTERM');
+    baseline.child.kill('SIGTERM');
+  };
+  process.once('SIGINT', () => {
+    stopAll();
+    process.exit(130);
+  });
   try {
     await Promise.all([waitHealthy(crm.url, crm.child, 'crm'), waitHealthy(baseline.url, baseline.child, 'baseline')]);
     const ctx = await db.credentials(crm.url);
@@ -142,18 +208,42 @@ async function main() {
         const b = await load(baseline.url, { method: 'GET', path: '/contacts' }, opts.duration);
         runs.push({ crm: c, baseline: b, q: c.requests ? (q1 - q0 - 1) / c.requests : NaN });
       }
-      const pick = (k: keyof Measure, side: 'crm' | 'baseline') => runs.reduce((a, r) => a + r[side][k], 0) / runs.length;
-      const measure = (side: 'crm' | 'baseline'): Measure => ({ rps: pick('rps', side), p50: pick('p50', side), p99: Math.max(...runs.map((r) => r[side].p99)), errors: pick('errors', side), non2xx: pick('non2xx', side), requests: pick('requests', side) });
-      const row: Row = { scenario: s.name, crm: measure('crm'), baseline: measure('baseline'), ratio: 0, queriesPerRequest: runs.reduce((a, r) => a + r.q, 0) / runs.length };
+      const pick = (k: keyof Measure, side: 'crm' | 'baseline') =>
+        runs.reduce((a, r) => a + r[side][k], 0) / runs.length;
+      const measure = (side: 'crm' | 'baseline'): Measure => ({
+        rps: pick('rps', side),
+        p50: pick('p50', side),
+        p99: Math.max(...runs.map((r) => r[side].p99)),
+        errors: pick('errors', side),
+        non2xx: pick('non2xx', side),
+        requests: pick('requests', side),
+      });
+      const row: Row = {
+        scenario: s.name,
+        crm: measure('crm'),
+        baseline: measure('baseline'),
+        ratio: 0,
+        queriesPerRequest: runs.reduce((a, r) => a + r.q, 0) / runs.length,
+      };
       row.ratio = row.crm.rps / row.baseline.rps;
       row.peakRssMb = peakRssMb(crm.child.pid!);
-      if (row.crm.errors || row.crm.non2xx) problems.push(`${s.name}: ${row.crm.errors} errors, ${row.crm.non2xx} non-2xx answers`);
+      if (row.crm.errors || row.crm.non2xx)
+        problems.push(`${s.name}: ${row.crm.errors} errors, ${row.crm.non2xx} non-2xx answers`);
       rows.push(row);
-      log(`  ${s.name}: ${row.crm.rps.toFixed(0)} req/s (baseline ${row.baseline.rps.toFixed(0)}, ratio ${(row.ratio * 100).toFixed(0)}%), p50 ${row.crm.p50} ms, p99 ${row.crm.p99} ms (baseline ${row.baseline.p50} / ${row.baseline.p99} ms), ${row.queriesPerRequest.toFixed(2)} queries/request`);
+      log(
+        `  ${s.name}: ${row.crm.rps.toFixed(0)} req/s (baseline ${row.baseline.rps.toFixed(0)}, ratio ${(row.ratio * 100).toFixed(0)}%), p50 ${row.crm.p50} ms, p99 ${row.crm.p99} ms (baseline ${row.baseline.p50} / ${row.baseline.p99} ms), ${row.queriesPerRequest.toFixed(2)} queries/request`,
+      );
     }
     const peak = peakRssMb(crm.child.pid!);
     const baselinePeak = peakRssMb(baseline.child.pid!);
-    const result = { date: new Date().toISOString(), ...opts, peakRssMb: peak, baselinePeakRssMb: baselinePeak, node: process.version, rows };
+    const result = {
+      date: new Date().toISOString(),
+      ...opts,
+      peakRssMb: peak,
+      baselinePeakRssMb: baselinePeak,
+      node: process.version,
+      rows,
+    };
     const outDir = path.join(root, 'bench', 'results');
     mkdirSync(outDir, { recursive: true });
     if (!smoke) {
@@ -176,8 +266,12 @@ async function main() {
 }
 
 function table(rows: Row[], peak: number, baselinePeak: number): string {
-  const head = '| Scenario | req/s | baseline req/s | ratio | p50 ms | p99 ms | baseline p50 / p99 ms | queries/request |\n|---|---|---|---|---|---|---|---|';
-  const lines = rows.map((r) => `| ${r.scenario} | ${r.crm.rps.toFixed(0)} | ${r.baseline.rps.toFixed(0)} | ${(r.ratio * 100).toFixed(0)}% | ${r.crm.p50} | ${r.crm.p99} | ${r.baseline.p50} / ${r.baseline.p99} | ${r.queriesPerRequest.toFixed(2)} |`);
+  const head =
+    '| Scenario | req/s | baseline req/s | ratio | p50 ms | p99 ms | baseline p50 / p99 ms | queries/request |\n|---|---|---|---|---|---|---|---|';
+  const lines = rows.map(
+    (r) =>
+      `| ${r.scenario} | ${r.crm.rps.toFixed(0)} | ${r.baseline.rps.toFixed(0)} | ${(r.ratio * 100).toFixed(0)}% | ${r.crm.p50} | ${r.crm.p99} | ${r.baseline.p50} / ${r.baseline.p99} | ${r.queriesPerRequest.toFixed(2)} |`,
+  );
   return `${head}\n${lines.join('\n')}\n\nPeak RSS of the service: ${peak} MB (bare baseline: ${baselinePeak} MB)`;
 }
 

@@ -20,13 +20,29 @@ export interface Scenario {
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 
-function api3(name: string, entity: string, action: string, params: Record<string, unknown>, auth: Record<string, string>, method: 'GET' | 'POST' = 'POST', extra: Record<string, string> = {}): Scenario {
+function api3(
+  name: string,
+  entity: string,
+  action: string,
+  params: Record<string, unknown>,
+  auth: Record<string, string>,
+  method: 'GET' | 'POST' = 'POST',
+  extra: Record<string, string> = {},
+): Scenario {
   const fields = { entity, action, json: JSON.stringify(params), ...extra };
-  const headers = { 'X-Requested-With': 'XMLHttpRequest', ...auth, ...(method === 'POST' ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}) };
+  const headers = {
+    'X-Requested-With': 'XMLHttpRequest',
+    ...auth,
+    ...(method === 'POST' ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
+  };
   const path = method === 'GET' ? `/crm/ajax/rest?${form(fields)}` : '/crm/ajax/rest';
   const body = method === 'POST' ? form(fields) : undefined;
   return {
-    name, method, path, headers, body,
+    name,
+    method,
+    path,
+    headers,
+    body,
     async check(url) {
       const res = await fetch(url + path, { method, headers, body });
       const text = await res.text();
@@ -41,12 +57,21 @@ function api3(name: string, entity: string, action: string, params: Record<strin
   };
 }
 
-function api4(name: string, entityAction: string, params: Record<string, unknown>, auth: Record<string, string>): Scenario {
+function api4(
+  name: string,
+  entityAction: string,
+  params: Record<string, unknown>,
+  auth: Record<string, string>,
+): Scenario {
   const path = `/crm/ajax/api4/${entityAction}`;
   const headers = { ...auth, 'Content-Type': 'application/x-www-form-urlencoded' };
   const body = form({ params: JSON.stringify(params) });
   return {
-    name, method: 'POST', path, headers, body,
+    name,
+    method: 'POST',
+    path,
+    headers,
+    body,
     async check(url) {
       const res = await fetch(url + path, { method: 'POST', headers, body });
       const text = await res.text();
@@ -59,26 +84,95 @@ function api4(name: string, entityAction: string, params: Record<string, unknown
 export function scenarios(c: BenchCredentials): Scenario[] {
   const key: Record<string, string> = c.apiKey ? { 'X-Crm-Auth': `Bearer ${c.apiKey}` } : {};
   const list: Scenario[] = [
-    api3('v3 Contact.get (25, sort_name)', 'Contact', 'get', { sequential: 1, options: { limit: 25, sort: 'sort_name' } }, key, 'GET'),
+    api3(
+      'v3 Contact.get (25, sort_name)',
+      'Contact',
+      'get',
+      { sequential: 1, options: { limit: 25, sort: 'sort_name' } },
+      key,
+      'GET',
+    ),
     // No sort: sorting by sort_name while filtering on last_name falls into the planner's ORDER BY +
     // LIMIT trap (the two are correlated); docs/performance.md shows the plan.
-    api3('v3 Contact.get last_name LIKE + return', 'Contact', 'get', { last_name: { LIKE: 'Smi%' }, return: ['id', 'display_name', 'email'] }, key, 'GET'),
+    api3(
+      'v3 Contact.get last_name LIKE + return',
+      'Contact',
+      'get',
+      { last_name: { LIKE: 'Smi%' }, return: ['id', 'display_name', 'email'] },
+      key,
+      'GET',
+    ),
     api3('v3 Contact.getcount (last_name LIKE)', 'Contact', 'getcount', { last_name: { LIKE: 'Smi%' } }, key, 'GET'),
-    api3('v3 Contact.create', 'Contact', 'create', { contact_type: 'Individual', first_name: 'Bench', last_name: 'Mark' }, key),
-    api3('v3 Contact.get + api.Email.get (chained)', 'Contact', 'get', { options: { limit: 25, sort: 'sort_name' }, return: ['id', 'display_name'], 'api.Email.get': {} }, key, 'GET'),
+    api3(
+      'v3 Contact.create',
+      'Contact',
+      'create',
+      { contact_type: 'Individual', first_name: 'Bench', last_name: 'Mark' },
+      key,
+    ),
+    api3(
+      'v3 Contact.get + api.Email.get (chained)',
+      'Contact',
+      'get',
+      { options: { limit: 25, sort: 'sort_name' }, return: ['id', 'display_name'], 'api.Email.get': {} },
+      key,
+      'GET',
+    ),
   ];
   if (c.email) {
     // One match whatever the table size: what an indexed lookup costs as the data grows.
-    list.push(api3('v3 Contact.get email = (1 match)', 'Contact', 'get', { email: c.email, return: ['id', 'display_name', 'email'] }, key, 'GET'));
+    list.push(
+      api3(
+        'v3 Contact.get email = (1 match)',
+        'Contact',
+        'get',
+        { email: c.email, return: ['id', 'display_name', 'email'] },
+        key,
+        'GET',
+      ),
+    );
     list.push(api3('v3 Contact.getcount email = (1 match)', 'Contact', 'getcount', { email: c.email }, key, 'GET'));
   }
   // X-Crm-Auth is CSRF-exempt (xheader flow), as for APIv3.
-  list.push(api4('v4 Contact.get select + where', 'Contact/get', {
-    select: ['id', 'display_name', 'sort_name'], where: [['contact_type', '=', 'Individual'], ['is_deleted', '=', false]], orderBy: { sort_name: 'ASC' }, limit: 25,
-  }, key));
-  if (c.jwt) list.push(api3('v3 Contact.get by JWT', 'Contact', 'get', { options: { limit: 25, sort: 'sort_name' } }, { Authorization: `Bearer ${c.jwt}` }, 'GET'));
+  list.push(
+    api4(
+      'v4 Contact.get select + where',
+      'Contact/get',
+      {
+        select: ['id', 'display_name', 'sort_name'],
+        where: [
+          ['contact_type', '=', 'Individual'],
+          ['is_deleted', '=', false],
+        ],
+        orderBy: { sort_name: 'ASC' },
+        limit: 25,
+      },
+      key,
+    ),
+  );
+  if (c.jwt)
+    list.push(
+      api3(
+        'v3 Contact.get by JWT',
+        'Contact',
+        'get',
+        { options: { limit: 25, sort: 'sort_name' } },
+        { Authorization: `Bearer ${c.jwt}` },
+        'GET',
+      ),
+    );
   if (c.apiKey && c.siteKey) {
-    list.push(api3('v3 Contact.get by legacy keys', 'Contact', 'get', { options: { limit: 25, sort: 'sort_name' } }, {}, 'GET', { key: c.siteKey, api_key: c.apiKey }));
+    list.push(
+      api3(
+        'v3 Contact.get by legacy keys',
+        'Contact',
+        'get',
+        { options: { limit: 25, sort: 'sort_name' } },
+        {},
+        'GET',
+        { key: c.siteKey, api_key: c.apiKey },
+      ),
+    );
   }
   return list;
 }

@@ -6,7 +6,8 @@ import { register } from 'tsx/esm/api';
 // Keep the heap near what is live: by default V8 lets the old generation grow up to 4x between full
 // collections, ~100 MB of garbage under load. 1.5x costs a few percent of throughput and keeps a
 // loaded server's peak RSS ~90 MB lower (docs/performance.md, Memory). A flag given to node wins.
-if (!process.execArgv.some((a) => a.startsWith('--heap-growing-percent'))) v8.setFlagsFromString('--heap-growing-percent=50');
+if (!process.execArgv.some((a) => a.startsWith('--heap-growing-percent')))
+  v8.setFlagsFromString('--heap-growing-percent=50');
 
 register();
 await import('../cli/main.ts');

@@ -3,15 +3,29 @@
  * theirs through the `cli.commands` hook.
  */
 import { Command } from 'commander';
-import { cliCommands, createKernel, isKernelError, Kernel, loadConfig, planPlugins, KERNEL_VERSION, startServer, type CliCommand, type Config } from '../kernel';
+import {
+  cliCommands,
+  createKernel,
+  isKernelError,
+  Kernel,
+  loadConfig,
+  planPlugins,
+  KERNEL_VERSION,
+  startServer,
+  type CliCommand,
+  type Config,
+} from '../kernel';
 import { closeDb, createDb } from '../kernel/db';
 import { createLogger } from '../kernel/log';
 import { generateDocs } from './docs';
 import { describePlugins, installedPlugins } from './plugins';
 
-const program = new Command('crm').description('Contact-management service').option('-c, --config <file>', 'config file (default: crm.config.json or $CRM_CONFIG)');
+const program = new Command('crm')
+  .description('Contact-management service')
+  .option('-c, --config <file>', 'config file (default: crm.config.json or $CRM_CONFIG)');
 
-const config = (overrides: Record<string, unknown> = {}): Config => loadConfig({ file: program.opts().config, overrides });
+const config = (overrides: Record<string, unknown> = {}): Config =>
+  loadConfig({ file: program.opts().config, overrides });
 
 /** A kernel with every plugin registered but nothing started (no I/O). */
 async function registeredKernel(cfg: Config): Promise<Kernel> {
@@ -25,7 +39,9 @@ async function registeredKernel(cfg: Config): Promise<Kernel> {
   }
 }
 
-program.command('serve').description('serve the API (what `npm start` runs)')
+program
+  .command('serve')
+  .description('serve the API (what `npm start` runs)')
   .option('-p, --port <port>', 'port (default 8080 or $PORT)')
   .option('-H, --host <host>', 'address to listen on (default 127.0.0.1 or $HOST)')
   .action(async (opts: { port?: string; host?: string }) => {
@@ -42,7 +58,10 @@ program.command('serve').description('serve the API (what `npm start` runs)')
       throw err;
     }
     const db = cfg.database.url ? 'PostgreSQL' : `embedded PGlite in ${cfg.dataDir}`;
-    kernel.log.info({ url: running.url, plugins: kernel.plugins.length }, `CRM service listening on ${running.url} (database: ${db})`);
+    kernel.log.info(
+      { url: running.url, plugins: kernel.plugins.length },
+      `CRM service listening on ${running.url} (database: ${db})`,
+    );
     if (!process.stdout.isTTY || cfg.log.pretty === false) process.stdout.write(`Listening on ${running.url}\n`);
     const shutdown = async (signal: string) => {
       kernel.log.info({ signal }, 'shutting down: finishing in-flight requests');
@@ -53,34 +72,51 @@ program.command('serve').description('serve the API (what `npm start` runs)')
     process.once('SIGINT', () => void shutdown('SIGINT'));
   });
 
-program.command('migrate').description('apply pending database migrations of the enabled plugins')
+program
+  .command('migrate')
+  .description('apply pending database migrations of the enabled plugins')
   .action(async () => {
     const kernel = await registeredKernel(config());
     try {
       const applied = await kernel.migrate();
-      console.log(applied.length ? `Applied ${applied.length} migration(s):\n  ${applied.join('\n  ')}` : 'Database is up to date.');
+      console.log(
+        applied.length
+          ? `Applied ${applied.length} migration(s):\n  ${applied.join('\n  ')}`
+          : 'Database is up to date.',
+      );
     } finally {
       await kernel.close();
     }
   });
 
-program.command('plugins').description('list every plugin found, enabled or not, with what it provides')
+program
+  .command('plugins')
+  .description('list every plugin found, enabled or not, with what it provides')
   .option('--json', 'machine-readable output')
   .action((opts: { json?: boolean }) => {
     const cfg = config();
     console.log(describePlugins(cfg, opts.json));
   });
 
-program.command('config').description('configuration tools')
-  .command('check').description('validate the configuration and the enabled plugins, without starting')
+program
+  .command('config')
+  .description('configuration tools')
+  .command('check')
+  .description('validate the configuration and the enabled plugins, without starting')
   .action(() => {
     const cfg = config();
     const planned = planPlugins(cfg, KERNEL_VERSION);
-    console.log(`Configuration OK. ${planned.length} plugin(s) enabled, in load order: ${planned.map((p) => p.name).join(', ')}`);
-    console.log(`Database: ${cfg.database.url ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${cfg.dataDir}`}; listening on ${cfg.server.host}:${cfg.server.port}`);
+    console.log(
+      `Configuration OK. ${planned.length} plugin(s) enabled, in load order: ${planned.map((p) => p.name).join(', ')}`,
+    );
+    console.log(
+      `Database: ${cfg.database.url ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${cfg.dataDir}`}; listening on ${cfg.server.host}:${cfg.server.port}`,
+    );
   });
 
-program.command('docs').description('regenerate docs/hooks.md, docs/actions.md, docs/errors.md and docs/manifest.md from the code')
+program
+  .command('docs')
+  .description('regenerate docs/hooks.md, docs/actions.md, docs/errors.md and docs/manifest.md from the code')
   .option('-o, --out <dir>', 'output folder', 'docs')
   .action(async (opts: { out: string }) => {
     // Every installed plugin, so the references cover what a deployer can enable.
@@ -95,7 +131,7 @@ program.command('docs').description('regenerate docs/hooks.md, docs/actions.md, 
 
 /** Adds the commands plugins contribute; they run on a started kernel. */
 async function addPluginCommands(): Promise<void> {
-  let commands: CliCommand[] = [];
+  let commands: CliCommand[];
   let cfg: Config;
   try {
     cfg = config();
@@ -108,14 +144,18 @@ async function addPluginCommands(): Promise<void> {
   for (const cmd of commands) {
     const words = cmd.name.split(' ');
     let parent = program;
-    for (const w of words.slice(0, -1)) parent = parent.commands.find((c) => c.name() === w) ?? parent.command(w).description(`${w} commands`);
+    for (const w of words.slice(0, -1))
+      parent = parent.commands.find((c) => c.name() === w) ?? parent.command(w).description(`${w} commands`);
     const sub = parent.command(words[words.length - 1]).description(cmd.description);
-    for (const a of cmd.arguments ?? []) sub.argument(a.required === false ? `[${a.name}]` : `<${a.name}>`, a.description);
+    for (const a of cmd.arguments ?? [])
+      sub.argument(a.required === false ? `[${a.name}]` : `<${a.name}>`, a.description);
     for (const o of cmd.options ?? []) sub.option(o.flags, o.description, o.default);
     sub.action(async (...raw: unknown[]) => {
       const args = raw.slice(0, (cmd.arguments ?? []).length) as string[];
       const options = raw[(cmd.arguments ?? []).length] as Record<string, unknown>;
-      const kernel = await createKernel({ config: { ...cfg, log: { ...cfg.log, level: cfg.log.level === 'info' ? 'warn' : cfg.log.level } } });
+      const kernel = await createKernel({
+        config: { ...cfg, log: { ...cfg.log, level: cfg.log.level === 'info' ? 'warn' : cfg.log.level } },
+      });
       try {
         const out = await cmd.run(args, options, kernel);
         if (out) console.log(out);
@@ -129,7 +169,7 @@ async function addPluginCommands(): Promise<void> {
 /** One clear message and a non-zero exit; stacks only with CRM_DEBUG=1. */
 function fail(err: unknown): never {
   if (process.env.CRM_DEBUG === '1') console.error(err);
-  else console.error(`crm: ${isKernelError(err) ? err.message : (err as Error)?.message ?? String(err)}`);
+  else console.error(`crm: ${isKernelError(err) ? err.message : ((err as Error)?.message ?? String(err))}`);
   process.exit(1);
 }
 

@@ -13,14 +13,25 @@ export function describePlugins(cfg: Config, json = false): string {
   const found = installedPlugins(cfg);
   const enabled = new Set(enabledNames(found, cfg));
   const rows = found.map(({ name, manifest: m }) => ({
-    name, version: m.version, kind: m.kind, enabled: enabled.has(name), description: m.description,
-    dependencies: m.dependencies, provides: m.provides,
+    name,
+    version: m.version,
+    kind: m.kind,
+    enabled: enabled.has(name),
+    description: m.description,
+    dependencies: m.dependencies,
+    provides: m.provides,
   }));
   if (json) return JSON.stringify(rows, null, 2);
   const lines = rows.map((r) => {
-    const provides = Object.entries(r.provides).filter(([, v]) => v.length).map(([k, v]) => `${k}: ${v.join(', ')}`).join('; ');
-    return `${r.enabled ? '[x]' : '[ ]'} ${r.name}@${r.version} (${r.kind}) - ${r.description}` +
-      (r.dependencies.length ? `\n      needs: ${r.dependencies.join(', ')}` : '') + (provides ? `\n      provides ${provides}` : '');
+    const provides = Object.entries(r.provides)
+      .filter(([, v]) => v.length)
+      .map(([k, v]) => `${k}: ${v.join(', ')}`)
+      .join('; ');
+    return (
+      `${r.enabled ? '[x]' : '[ ]'} ${r.name}@${r.version} (${r.kind}) - ${r.description}` +
+      (r.dependencies.length ? `\n      needs: ${r.dependencies.join(', ')}` : '') +
+      (provides ? `\n      provides ${provides}` : '')
+    );
   });
   return `${rows.filter((r) => r.enabled).length} of ${rows.length} plugins enabled ([x]):\n${lines.join('\n')}`;
 }

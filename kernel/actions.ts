@@ -59,15 +59,23 @@ const v3Specials: Record<string, string> = { Im: 'Im', Acl: 'Acl', Pcp: 'Pcp' };
 
 /** APIv3 entity-name normalisation (reference §1.3). `groupcontact` stays `Groupcontact` and does not resolve. */
 export function normaliseEntity(raw: string): string {
-  const munged = String(raw).replace(/[^A-Za-z0-9_]+/g, '_').slice(0, 63);
-  const name = munged.split('_').map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join('');
+  const munged = String(raw)
+    .replace(/[^A-Za-z0-9_]+/g, '_')
+    .slice(0, 63);
+  const name = munged
+    .split('_')
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
   if (name.startsWith('Uf')) return 'UF' + name.slice(2);
   return v3Specials[name] ?? name;
 }
 
 /** Action names: munged to `[A-Za-z0-9_]` and lower-cased for lookup. */
 export function normaliseAction(raw: string): string {
-  return String(raw).replace(/[^A-Za-z0-9_]+/g, '_').slice(0, 63).toLowerCase();
+  return String(raw)
+    .replace(/[^A-Za-z0-9_]+/g, '_')
+    .slice(0, 63)
+    .toLowerCase();
 }
 
 export class ActionRegistry {
@@ -77,22 +85,39 @@ export class ActionRegistry {
   private readonly ajv = makeAjv();
 
   define<P, R>(plugin: string, def: ActionDefinition<P, R>): void {
-    if (this.sealed) throw new KernelError('E_REGISTRY_SEALED', `Plugin ${plugin} defined ${def.entity}.${def.action} after boot sealed the registry`, { plugin });
+    if (this.sealed)
+      throw new KernelError(
+        'E_REGISTRY_SEALED',
+        `Plugin ${plugin} defined ${def.entity}.${def.action} after boot sealed the registry`,
+        { plugin },
+      );
     const isGeneric = def.entity === '*';
     const key = keyOf(def.version, def.entity, def.action);
     const map = isGeneric ? this.generic : this.exact;
     const existing = map.get(key);
     if (existing) {
-      throw new KernelError('E_ACTION_DUPLICATE', `Action v${def.version} ${def.entity}.${def.action} is defined by both ${existing.plugin} and ${plugin}`, { plugin });
+      throw new KernelError(
+        'E_ACTION_DUPLICATE',
+        `Action v${def.version} ${def.entity}.${def.action} is defined by both ${existing.plugin} and ${plugin}`,
+        { plugin },
+      );
     }
     if (isGeneric && typeof def.entities !== 'function') {
-      throw new KernelError('E_MANIFEST_INVALID', `Generic action ${def.action} of plugin ${plugin} needs an entities() list`, { plugin });
+      throw new KernelError(
+        'E_MANIFEST_INVALID',
+        `Generic action ${def.action} of plugin ${plugin} needs an entities() list`,
+        { plugin },
+      );
     }
     let validate: ValidateFunction;
     try {
       validate = this.ajv.compile(def.params);
     } catch (err) {
-      throw new KernelError('E_MANIFEST_INVALID', `Plugin ${plugin}: params schema of ${def.entity}.${def.action} does not compile: ${(err as Error).message}`, { plugin, cause: err });
+      throw new KernelError(
+        'E_MANIFEST_INVALID',
+        `Plugin ${plugin}: params schema of ${def.entity}.${def.action} does not compile: ${(err as Error).message}`,
+        { plugin, cause: err },
+      );
     }
     map.set(key, { ...(def as unknown as ActionDefinition), plugin, validate, resolvedEntity: def.entity });
   }
@@ -130,12 +155,24 @@ export class ActionRegistry {
       const k = keyOf(a.version, entity, a.action);
       if (seen.has(k)) return;
       seen.add(k);
-      out.push({ version: a.version, entity, action: a.action, description: a.description, permission: a.permission, plugin: a.plugin, generic });
+      out.push({
+        version: a.version,
+        entity,
+        action: a.action,
+        description: a.description,
+        permission: a.permission,
+        plugin: a.plugin,
+        generic,
+      });
     };
     for (const a of this.exact.values()) push(a, a.entity, false);
     for (const a of this.generic.values()) for (const e of a.entities!()) push(a, e, true);
     return out
-      .filter((a) => (filter.version === undefined || a.version === filter.version) && (filter.entity === undefined || a.entity === filter.entity))
+      .filter(
+        (a) =>
+          (filter.version === undefined || a.version === filter.version) &&
+          (filter.entity === undefined || a.entity === filter.entity),
+      )
       .sort((a, b) => a.version - b.version || a.entity.localeCompare(b.entity) || a.action.localeCompare(b.action));
   }
 }

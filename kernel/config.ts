@@ -40,7 +40,9 @@ export const configSchema = {
     pluginPaths: { type: 'array', items: { type: 'string' }, default: [] },
     pluginConfig: { type: 'object', additionalProperties: { type: 'object' }, default: {} },
     server: {
-      type: 'object', additionalProperties: false, default: {},
+      type: 'object',
+      additionalProperties: false,
+      default: {},
       properties: {
         host: { type: 'string', default: '127.0.0.1' },
         port: { type: 'integer', minimum: 0, maximum: 65535, default: 8080 },
@@ -50,7 +52,9 @@ export const configSchema = {
       },
     },
     database: {
-      type: 'object', additionalProperties: false, default: {},
+      type: 'object',
+      additionalProperties: false,
+      default: {},
       properties: {
         url: { type: 'string', pattern: '^postgres(ql)?://' },
         memory: { type: 'boolean', default: false },
@@ -61,7 +65,9 @@ export const configSchema = {
     },
     dataDir: { type: 'string', default: './var' },
     log: {
-      type: 'object', additionalProperties: false, default: {},
+      type: 'object',
+      additionalProperties: false,
+      default: {},
       properties: {
         level: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
         pretty: { type: 'boolean' },
@@ -74,8 +80,12 @@ export const configSchema = {
 
 const validate = makeAjv().compile(configSchema);
 
+/** Configuration as read from JSON and the environment, before ajv validates it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped until validated
+type RawConfig = Record<string, any>;
+
 /** Environment variables that override the file. */
-const envMap: Array<[string, (raw: Record<string, any>, v: string) => void]> = [
+const envMap: Array<[string, (raw: RawConfig, v: string) => void]> = [
   ['DATABASE_URL', (c, v) => ((c.database ??= {}).url = v)],
   ['CRM_DB_SCHEMA', (c, v) => ((c.database ??= {}).schema = v)],
   ['PORT', (c, v) => ((c.server ??= {}).port = v)],
@@ -83,9 +93,28 @@ const envMap: Array<[string, (raw: Record<string, any>, v: string) => void]> = [
   ['CRM_PUBLIC_URL', (c, v) => ((c.server ??= {}).publicUrl = v)],
   ['CRM_DATA_DIR', (c, v) => (c.dataDir = v)],
   ['LOG_LEVEL', (c, v) => ((c.log ??= {}).level = v)],
-  ['CRM_PLUGINS', (c, v) => (c.plugins = v.split(',').map((s) => s.trim()).filter(Boolean))],
-  ['CRM_ENABLE', (c, v) => (c.enable = v.split(',').map((s) => s.trim()).filter(Boolean))],
-  ['NODE_ENV', (c, v) => { if (['production', 'development', 'test'].includes(v)) c.mode ??= v; }],
+  [
+    'CRM_PLUGINS',
+    (c, v) =>
+      (c.plugins = v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)),
+  ],
+  [
+    'CRM_ENABLE',
+    (c, v) =>
+      (c.enable = v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)),
+  ],
+  [
+    'NODE_ENV',
+    (c, v) => {
+      if (['production', 'development', 'test'].includes(v)) c.mode ??= v;
+    },
+  ],
 ];
 
 export interface LoadConfigOptions {
@@ -101,7 +130,7 @@ export function loadConfig(opts: LoadConfigOptions = {}): Config {
   const env = opts.env ?? process.env;
   const named = opts.file || env.CRM_CONFIG || undefined;
   const file = path.resolve(named ?? 'crm.config.json');
-  let raw: Record<string, any> = {};
+  let raw: RawConfig = {};
   if (existsSync(file)) {
     try {
       raw = JSON.parse(readFileSync(file, 'utf8'));
@@ -120,15 +149,18 @@ export function finishConfig(raw: Record<string, unknown>, root = process.cwd())
   const copy = structuredClone(raw);
   if (!validate(copy)) {
     const problems = describeErrors(validate.errors);
-    throw new KernelError('E_CONFIG_INVALID', `Invalid configuration:\n  - ${problems.join('\n  - ')}`, { details: { problems } });
+    throw new KernelError('E_CONFIG_INVALID', `Invalid configuration:\n  - ${problems.join('\n  - ')}`, {
+      details: { problems },
+    });
   }
   return { ...(copy as unknown as Config), root };
 }
 
-function deepMerge(a: Record<string, any>, b: Record<string, any>): Record<string, any> {
+function deepMerge(a: RawConfig, b: RawConfig): RawConfig {
   const out = { ...a };
   for (const [k, v] of Object.entries(b)) {
-    out[k] = v && typeof v === 'object' && !Array.isArray(v) && a[k] && typeof a[k] === 'object' ? deepMerge(a[k], v) : v;
+    out[k] =
+      v && typeof v === 'object' && !Array.isArray(v) && a[k] && typeof a[k] === 'object' ? deepMerge(a[k], v) : v;
   }
   return out;
 }

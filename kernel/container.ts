@@ -25,23 +25,41 @@ export function createRootContainer(): AwilixContainer<Cradle> {
 }
 
 /** A registrar bound to one plugin: only the names in its manifest's `provides.services`, each once. */
-export function serviceRegistrarFor(container: AwilixContainer<Cradle>, plugin: string, declared: readonly string[]): ServiceRegistrar {
+export function serviceRegistrarFor(
+  container: AwilixContainer<Cradle>,
+  plugin: string,
+  declared: readonly string[],
+): ServiceRegistrar {
   const check = (name: string) => {
     if (!declared.includes(name)) {
-      throw new KernelError('E_SERVICE_UNDECLARED', `Plugin ${plugin} registered service '${name}' but its manifest's provides.services does not list it`, { plugin });
+      throw new KernelError(
+        'E_SERVICE_UNDECLARED',
+        `Plugin ${plugin} registered service '${name}' but its manifest's provides.services does not list it`,
+        { plugin },
+      );
     }
     if (container.hasRegistration(name)) {
-      throw new KernelError('E_SERVICE_UNDECLARED', `Plugin ${plugin} registered service '${name}', which is already registered`, { plugin });
+      throw new KernelError(
+        'E_SERVICE_UNDECLARED',
+        `Plugin ${plugin} registered service '${name}', which is already registered`,
+        { plugin },
+      );
     }
   };
   return {
     singleton(name, factory, opts) {
       check(name);
-      container.register(name, asFunction(factory as Factory<unknown>, { lifetime: Lifetime.SINGLETON, dispose: opts?.dispose as never }));
+      container.register(
+        name,
+        asFunction(factory as Factory<unknown>, { lifetime: Lifetime.SINGLETON, dispose: opts?.dispose as never }),
+      );
     },
     scoped(name, factory, opts) {
       check(name);
-      container.register(name, asFunction(factory as Factory<unknown>, { lifetime: Lifetime.SCOPED, dispose: opts?.dispose as never }));
+      container.register(
+        name,
+        asFunction(factory as Factory<unknown>, { lifetime: Lifetime.SCOPED, dispose: opts?.dispose as never }),
+      );
     },
     value(name, value) {
       check(name);
@@ -52,7 +70,11 @@ export function serviceRegistrarFor(container: AwilixContainer<Cradle>, plugin: 
 }
 
 /** A request scope with its id and caller. Whoever creates it must `await scope.dispose()`. */
-export function createRequestScope(root: AwilixContainer<Cradle>, requestId: string, principal: Principal): AwilixContainer<Cradle> {
+export function createRequestScope(
+  root: AwilixContainer<Cradle>,
+  requestId: string,
+  principal: Principal,
+): AwilixContainer<Cradle> {
   const scope = root.createScope<Cradle>();
   scope.register({ requestId: asValue(requestId), principal: asValue(principal) });
   return scope;

@@ -26,30 +26,50 @@ export function createDb(config: Config, logger?: Logger): Db {
     debug: () => undefined,
   };
   if (url) {
-    return preparedStatements(knexFactory({
-      client: 'pg',
-      log,
-      connection: url,
-      pool: {
-        min: 0,
-        max: 10,
-        // A per-run schema keeps test runs and tenants apart on one server.
-        afterCreate: schema
-          ? (conn: { query: (sql: string, cb: (err: Error | null) => void) => void }, done: (err: Error | null, c: unknown) => void) =>
-              conn.query(`create schema if not exists "${schema}"; set search_path to "${schema}"`, (err) => done(err, conn))
-          : undefined,
-      },
-    }));
+    return preparedStatements(
+      knexFactory({
+        client: 'pg',
+        log,
+        connection: url,
+        pool: {
+          min: 0,
+          max: 10,
+          // A per-run schema keeps test runs and tenants apart on one server.
+          afterCreate: schema
+            ? (
+                conn: { query: (sql: string, cb: (err: Error | null) => void) => void },
+                done: (err: Error | null, c: unknown) => void,
+              ) =>
+                conn.query(`create schema if not exists "${schema}"; set search_path to "${schema}"`, (err) =>
+                  done(err, conn),
+                )
+            : undefined,
+        },
+      }),
+    );
   }
-  if (memory) return knexFactory({ client: ClientPGLite as unknown as typeof knexFactory.Client, dialect: 'postgres', connection: {}, log });
+  if (memory)
+    return knexFactory({
+      client: ClientPGLite as unknown as typeof knexFactory.Client,
+      dialect: 'postgres',
+      connection: {},
+      log,
+    });
   const dir = path.resolve(config.root, config.dataDir, 'pgdata');
   mkdirSync(dir, { recursive: true });
   const unlock = lockDataDir(dir);
   // PostgreSQL's default 128MB buffer cache would sit in this process's memory, on top of the OS page
   // cache; 32MB keeps a loaded server ~120 MB smaller at no measured cost (docs/performance.md, Memory).
   // A start parameter, not postgresql.conf: PGlite would replace that whole file (initdb's settings too).
-  const pglite = new PGlite(dir, { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${config.database.embeddedSharedBuffers}`] });
-  const db = knexFactory({ client: ClientPGLite as unknown as typeof knexFactory.Client, dialect: 'postgres', connection: () => ({ pglite }), log } as Knex.Config);
+  const pglite = new PGlite(dir, {
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${config.database.embeddedSharedBuffers}`],
+  });
+  const db = knexFactory({
+    client: ClientPGLite as unknown as typeof knexFactory.Client,
+    dialect: 'postgres',
+    connection: () => ({ pglite }),
+    log,
+  } as Knex.Config);
   releases.set(db, unlock);
   return db;
 }
@@ -67,7 +87,12 @@ export const MAX_PREPARED = 2000;
  */
 function preparedStatements(db: Db): Db {
   const names = new Map<string, string>();
-  const client = db.client as unknown as { _query(conn: unknown, obj: { sql: string; bindings?: unknown[]; options?: Record<string, unknown> }): Promise<unknown> };
+  const client = db.client as unknown as {
+    _query(
+      conn: unknown,
+      obj: { sql: string; bindings?: unknown[]; options?: Record<string, unknown> },
+    ): Promise<unknown>;
+  };
   const run = client._query.bind(client);
   client._query = (conn, obj) => {
     if (obj.bindings?.length && !obj.options?.name) {
@@ -88,7 +113,9 @@ function preparedStatements(db: Db): Db {
  */
 export async function sqlDuring(db: Knex, fn: () => Promise<unknown>): Promise<string[]> {
   const sqls: string[] = [];
-  const on = (q: { sql: string }) => { sqls.push(q.sql); };
+  const on = (q: { sql: string }) => {
+    sqls.push(q.sql);
+  };
   db.on('query', on);
   try {
     await fn();
@@ -120,13 +147,20 @@ function lockDataDir(dir: string): () => void {
       writeSync(fd, String(process.pid));
       closeSync(fd);
       return () => {
-        try { unlinkSync(file); } catch { /* already gone */ }
+        try {
+          unlinkSync(file);
+        } catch {
+          /* already gone */
+        }
       };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const owner = Number(readFileSync(file, 'utf8'));
       if (owner && isAlive(owner)) {
-        throw new KernelError('E_DATABASE', `The embedded database in ${dir} is in use by process ${owner}. Stop it, or use PostgreSQL (DATABASE_URL) to run several instances.`);
+        throw new KernelError(
+          'E_DATABASE',
+          `The embedded database in ${dir} is in use by process ${owner}. Stop it, or use PostgreSQL (DATABASE_URL) to run several instances.`,
+        );
       }
       unlinkSync(file);
     }
@@ -168,7 +202,9 @@ function migrationSource(plugins: PluginMigrations[]): Knex.MigrationSource<{ na
     async getMigrations() {
       return plugins.flatMap(({ plugin, dir }) =>
         existsSync(dir)
-          ? readdirSync(dir).filter((f) => /\.(ts|js|mjs)$/.test(f) && !f.endsWith('.d.ts')).sort()
+          ? readdirSync(dir)
+              .filter((f) => /\.(ts|js|mjs)$/.test(f) && !f.endsWith('.d.ts'))
+              .sort()
               .map((f) => ({ name: `${plugin}/${f.replace(/\.(ts|js|mjs)$/, '')}`, file: path.join(dir, f) }))
           : [],
       );

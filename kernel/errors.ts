@@ -24,7 +24,11 @@ export const kernelErrorCodes = {
   E_MANIFEST_INVALID: { status: 0, expose: false, meaning: 'A plugin manifest or its config failed validation' },
   E_PLUGIN_UNKNOWN: { status: 0, expose: false, meaning: 'The config enables a plugin that is not installed' },
   E_PLUGIN_DEPENDENCY: { status: 0, expose: false, meaning: 'A plugin needs another plugin that is not enabled' },
-  E_PLUGIN_CYCLE: { status: 0, expose: false, meaning: 'Plugin dependencies form a cycle (the message shows its path)' },
+  E_PLUGIN_CYCLE: {
+    status: 0,
+    expose: false,
+    meaning: 'Plugin dependencies form a cycle (the message shows its path)',
+  },
   E_PLUGIN_TIMEOUT: { status: 0, expose: false, meaning: 'A plugin took too long to register, get ready or close' },
   E_KERNEL_RANGE: { status: 0, expose: false, meaning: "A plugin does not support this kernel's version" },
   E_BOOT: { status: 0, expose: false, meaning: 'The service could not start (several problems are listed at once)' },
@@ -34,16 +38,40 @@ export const kernelErrorCodes = {
   E_HOOK_KIND: { status: 0, expose: false, meaning: 'A hook was tapped or run with the wrong kind of function' },
   E_HOOK_DUPLICATE: { status: 0, expose: false, meaning: 'Two keyed contributions (route, format, grant) share a key' },
   E_REGISTRY_SEALED: { status: 0, expose: false, meaning: 'Something was registered after boot sealed the registries' },
-  E_SERVICE_UNDECLARED: { status: 0, expose: false, meaning: 'A plugin registered a service it did not list in provides.services' },
+  E_SERVICE_UNDECLARED: {
+    status: 0,
+    expose: false,
+    meaning: 'A plugin registered a service it did not list in provides.services',
+  },
   E_ACTION_NOT_FOUND: { status: 404, expose: true, meaning: 'No such entity/action' },
-  E_UNAUTHENTICATED: { status: 401, expose: true, meaning: 'A credential was refused, or the action needs a logged-in caller' },
+  E_UNAUTHENTICATED: {
+    status: 401,
+    expose: true,
+    meaning: 'A credential was refused, or the action needs a logged-in caller',
+  },
   E_FORBIDDEN: { status: 403, expose: true, meaning: 'The caller lacks the permission the action needs' },
-  E_INVALID_PARAMS: { status: 400, expose: true, meaning: 'The params failed validation (`details` lists the problems)' },
+  E_INVALID_PARAMS: {
+    status: 400,
+    expose: true,
+    meaning: 'The params failed validation (`details` lists the problems)',
+  },
   E_NOT_FOUND: { status: 404, expose: true, meaning: 'The record asked for does not exist' },
-  E_CONFLICT: { status: 409, expose: true, meaning: 'The write conflicts with stored data (a unique value, a reference)' },
+  E_CONFLICT: {
+    status: 409,
+    expose: true,
+    meaning: 'The write conflicts with stored data (a unique value, a reference)',
+  },
   E_NOT_ACCEPTABLE: { status: 406, expose: true, meaning: 'No enabled output format matches the request' },
-  E_BAD_REQUEST: { status: 400, expose: true, meaning: 'The HTTP request itself is malformed (body, encoding, method)' },
-  E_PLUGIN_FAILED: { status: 500, expose: false, meaning: 'A plugin threw an unexpected error (hidden from callers, logged with the plugin name)' },
+  E_BAD_REQUEST: {
+    status: 400,
+    expose: true,
+    meaning: 'The HTTP request itself is malformed (body, encoding, method)',
+  },
+  E_PLUGIN_FAILED: {
+    status: 500,
+    expose: false,
+    meaning: 'A plugin threw an unexpected error (hidden from callers, logged with the plugin name)',
+  },
   E_INTERNAL: { status: 500, expose: false, meaning: 'An unexpected error (hidden from callers, logged)' },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
@@ -59,7 +87,10 @@ export function registerErrorCodes(owner: string, codes: Record<string, Omit<Err
   for (const [code, info] of Object.entries(codes)) {
     const existing = table.get(code);
     if (existing && existing.owner !== owner) {
-      throw new KernelError('E_HOOK_DUPLICATE', `Error code ${code} is declared by both ${existing.owner} and ${owner}`);
+      throw new KernelError(
+        'E_HOOK_DUPLICATE',
+        `Error code ${code} is declared by both ${existing.owner} and ${owner}`,
+      );
     }
     table.set(code, { ...info, owner });
   }
@@ -109,14 +140,20 @@ export class KernelError extends Error {
 
 /** True for a KernelError, also one made by a second copy of this module (an external plugin's own install). */
 export function isKernelError(err: unknown): err is KernelError {
-  return err instanceof KernelError || (err instanceof Error && err.name === 'KernelError' && typeof (err as KernelError).code === 'string');
+  return (
+    err instanceof KernelError ||
+    (err instanceof Error && err.name === 'KernelError' && typeof (err as KernelError).code === 'string')
+  );
 }
 
 /** Several boot problems reported at once, each naming its plugin (Backstage style). */
 export class AggregateKernelError extends KernelError {
   readonly errors: KernelError[];
   constructor(errors: KernelError[]) {
-    super('E_BOOT', `${errors.length} problem(s) stop the start:\n` + errors.map((e) => `  - [${e.code}] ${e.message}`).join('\n'));
+    super(
+      'E_BOOT',
+      `${errors.length} problem(s) stop the start:\n` + errors.map((e) => `  - [${e.code}] ${e.message}`).join('\n'),
+    );
     this.errors = errors;
   }
 }

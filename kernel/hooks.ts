@@ -20,12 +20,15 @@ type Awaitable<T> = T | Promise<T>;
 type Item<O> = O extends Array<infer T> ? T : never;
 
 /** The function a plugin taps, by hook kind. */
-export type TapFn<K extends HookKind, A extends unknown[], O> =
-  K extends 'series' ? (...args: A) => Awaitable<void>
-  : K extends 'waterfall' ? (...args: A) => Awaitable<O | undefined | void>
-  : K extends 'bail' ? (...args: A) => Awaitable<O | undefined | void>
-  : K extends 'collect' ? (...args: A) => Awaitable<Item<O> | Item<O>[] | undefined | void>
-  : never;
+export type TapFn<K extends HookKind, A extends unknown[], O> = K extends 'series'
+  ? (...args: A) => Awaitable<void>
+  : K extends 'waterfall'
+    ? (...args: A) => Awaitable<O | undefined | void>
+    : K extends 'bail'
+      ? (...args: A) => Awaitable<O | undefined | void>
+      : K extends 'collect'
+        ? (...args: A) => Awaitable<Item<O> | Item<O>[] | undefined | void>
+        : never;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyHookRef = HookRef<HookKind, any, any>;
@@ -81,8 +84,12 @@ export class HookBus {
   constructor(private readonly freezeInputs = false) {}
 
   tap<R extends AnyHookRef>(plugin: string, ref: R, fn: TapFnOf<R>, opts: TapOptions = {}): void {
-    if (this.sealed) throw new KernelError('E_REGISTRY_SEALED', `Plugin ${plugin} tapped hook ${ref.id} after boot sealed the bus`, { plugin });
-    if (typeof fn !== 'function') throw new KernelError('E_HOOK_KIND', `Plugin ${plugin} tapped hook ${ref.id} with a non-function`, { plugin });
+    if (this.sealed)
+      throw new KernelError('E_REGISTRY_SEALED', `Plugin ${plugin} tapped hook ${ref.id} after boot sealed the bus`, {
+        plugin,
+      });
+    if (typeof fn !== 'function')
+      throw new KernelError('E_HOOK_KIND', `Plugin ${plugin} tapped hook ${ref.id} with a non-function`, { plugin });
     this.checkKind(ref, plugin);
     const list = this.taps.get(ref.id) ?? [];
     const before = opts.before === undefined ? [] : ([] as string[]).concat(opts.before);
@@ -121,7 +128,10 @@ export class HookBus {
         for (const t of taps) {
           // A frozen shallow copy: a tap that mutates instead of returning fails loudly, and the
           // caller's own object stays writable.
-          const input = this.freezeInputs && isPlain(value) ? Object.freeze(Array.isArray(value) ? [...value] : { ...value }) : value;
+          const input =
+            this.freezeInputs && isPlain(value)
+              ? Object.freeze(Array.isArray(value) ? [...value] : { ...value })
+              : value;
           const out = await call(t, ref, [input, ...args.slice(1)]);
           if (out !== undefined && out !== input) value = out;
         }
@@ -143,17 +153,26 @@ export class HookBus {
   }
 
   /** Runs a collect hook keeping who contributed each item, so keyed registries can name both sides of a clash. */
-  async collectAttributed<A extends unknown[], T>(ref: HookRef<'collect', A, T[]>, ...args: A): Promise<Array<{ plugin: string; item: T }>> {
+  async collectAttributed<A extends unknown[], T>(
+    ref: HookRef<'collect', A, T[]>,
+    ...args: A
+  ): Promise<Array<{ plugin: string; item: T }>> {
     this.checkKind(ref);
     const taps = this.taps.get(ref.id) ?? [];
     const outs = await Promise.all(taps.map((t) => call(t, ref, args)));
-    return outs.flatMap((o, i) => (o === undefined ? [] : ([] as T[]).concat(o as T | T[]).map((item) => ({ plugin: taps[i].plugin, item }))));
+    return outs.flatMap((o, i) =>
+      o === undefined ? [] : ([] as T[]).concat(o as T | T[]).map((item) => ({ plugin: taps[i].plugin, item })),
+    );
   }
 
   private checkKind(ref: HookRef<HookKind, never, unknown>, plugin?: string): void {
     const known = this.kinds.get(ref.id);
     if (known && known !== ref.kind) {
-      throw new KernelError('E_HOOK_KIND', `Hook ${ref.id} is a ${known} hook but was used as ${ref.kind}${plugin ? ` by plugin ${plugin}` : ''}`, { plugin });
+      throw new KernelError(
+        'E_HOOK_KIND',
+        `Hook ${ref.id} is a ${known} hook but was used as ${ref.kind}${plugin ? ` by plugin ${plugin}` : ''}`,
+        { plugin },
+      );
     }
     this.kinds.set(ref.id, ref.kind);
     if (!this.refs.has(ref.id)) this.refs.set(ref.id, ref as HookRef<HookKind, unknown[], unknown>);
@@ -172,11 +191,15 @@ async function call(t: Tap, ref: HookRef<HookKind, never, unknown>, args: unknow
       err.plugin ??= t.plugin;
       throw err;
     }
-    throw new KernelError('E_PLUGIN_FAILED', `Plugin ${t.plugin} failed in hook ${ref.id}: ${(err as Error)?.message ?? String(err)}`, {
-      plugin: t.plugin,
-      details: { plugin: t.plugin, hook: ref.id },
-      cause: err,
-    });
+    throw new KernelError(
+      'E_PLUGIN_FAILED',
+      `Plugin ${t.plugin} failed in hook ${ref.id}: ${(err as Error)?.message ?? String(err)}`,
+      {
+        plugin: t.plugin,
+        details: { plugin: t.plugin, hook: ref.id },
+        cause: err,
+      },
+    );
   }
 }
 

@@ -86,10 +86,19 @@ export class Kernel {
   private closeFns: Array<{ plugin: string; fn: () => unknown }> = [];
   private closed = false;
 
-  constructor(readonly config: Config, readonly log: Logger, readonly db: Db) {
+  constructor(
+    readonly config: Config,
+    readonly log: Logger,
+    readonly db: Db,
+  ) {
     this.hooks = new HookBus(config.mode !== 'production');
     this.container.register({
-      config: asValue(config), log: asValue(log), db: asValue(db), hooks: asValue(this.hooks), actions: asValue(this.actions), kernel: asValue(this),
+      config: asValue(config),
+      log: asValue(log),
+      db: asValue(db),
+      hooks: asValue(this.hooks),
+      actions: asValue(this.actions),
+      kernel: asValue(this),
     });
     // The default permission check decides last, so plugins tapping earlier can allow or deny first.
     this.hooks.tap('kernel', apiAuthorize, (req) => checkPermission(req), { stage: Stage.LATE });
@@ -108,9 +117,20 @@ export class Kernel {
     for (const p of this.plugins) {
       // Importing is compiling, not plugin work: only register/ready/close are timed.
       const register = await importRegister(p).catch((err) => {
-        throw isKernelError(err) ? err : new KernelError('E_PLUGIN_FAILED', `Plugin ${p.name} failed to load: ${(err as Error)?.message ?? String(err)}`, { plugin: p.name, cause: err });
+        throw isKernelError(err)
+          ? err
+          : new KernelError(
+              'E_PLUGIN_FAILED',
+              `Plugin ${p.name} failed to load: ${(err as Error)?.message ?? String(err)}`,
+              { plugin: p.name, cause: err },
+            );
       });
-      await withTimeout(() => (register as RegisterFn)(this.contextFor(p)), this.config.pluginTimeoutMs, p.name, 'register');
+      await withTimeout(
+        () => (register as RegisterFn)(this.contextFor(p)),
+        this.config.pluginTimeoutMs,
+        p.name,
+        'register',
+      );
     }
     this.hooks.seal();
     this.actions.seal();
@@ -128,7 +148,10 @@ export class Kernel {
 
   /** Applies pending migrations of the enabled plugins, in plugin order. */
   migrate(): Promise<string[]> {
-    return migrate(this.db, this.plugins.map((p) => ({ plugin: p.name, dir: path.join(p.dir, 'migrations') })));
+    return migrate(
+      this.db,
+      this.plugins.map((p) => ({ plugin: p.name, dir: path.join(p.dir, 'migrations') })),
+    );
   }
 
   /** Runs onClose callbacks in reverse order, then disposes the root container (closing the pool). */
@@ -150,7 +173,12 @@ export class Kernel {
   }
 
   /** Resolve and authorize only: may this principal call this action (with these params)? */
-  async can(entity: string, action: string, principal: Principal, opts: { version?: number; params?: Record<string, unknown> } = {}): Promise<boolean> {
+  async can(
+    entity: string,
+    action: string,
+    principal: Principal,
+    opts: { version?: number; params?: Record<string, unknown> } = {},
+  ): Promise<boolean> {
     const def = this.actions.get(opts.version ?? 3, entity, action);
     if (!def) return false;
     const decision = await this.authorize(def, principal, opts.params ?? {});
@@ -163,39 +191,66 @@ export class Kernel {
     const principal = req.principal ?? ANONYMOUS;
     const ownScope = !req.scope;
     const scope = req.scope ?? createRequestScope(this.container, `call-${Date.now()}`, principal);
-    let apiReq: ApiRequest = { version, entity: req.entity, action: req.action, principal, permission: 'public', params: req.params };
+    let apiReq: ApiRequest = {
+      version,
+      entity: req.entity,
+      action: req.action,
+      principal,
+      permission: 'public',
+      params: req.params,
+    };
     try {
       const def = this.actions.get(version, req.entity, req.action);
       if (!def) {
-        throw new KernelError('E_ACTION_NOT_FOUND', `API (${req.entity}, ${req.action}) does not exist (join the API team and implement it!)`, {
-          details: { entity: req.entity, action: req.action },
-        });
+        throw new KernelError(
+          'E_ACTION_NOT_FOUND',
+          `API (${req.entity}, ${req.action}) does not exist (join the API team and implement it!)`,
+          {
+            details: { entity: req.entity, action: req.action },
+          },
+        );
       }
-      apiReq = { ...apiReq, entity: def.resolvedEntity, action: def.action, permission: resolvePermission(def, req.params) };
+      apiReq = {
+        ...apiReq,
+        entity: def.resolvedEntity,
+        action: def.action,
+        permission: resolvePermission(def, req.params),
+      };
       if (req.checkPermissions !== false) {
         const decision = await this.authorize(def, principal, req.params);
         if (decision !== 'allow') {
           const code = principal.via === 'anonymous' ? 'E_UNAUTHENTICATED' : 'E_FORBIDDEN';
-          throw new KernelError(code, decision?.deny ?? `No plugin authorized ${def.resolvedEntity}/${def.action}`, { details: { entity: def.resolvedEntity, action: req.action } });
+          throw new KernelError(code, decision?.deny ?? `No plugin authorized ${def.resolvedEntity}/${def.action}`, {
+            details: { entity: def.resolvedEntity, action: req.action },
+          });
         }
       }
       let params = validated(def, req.params);
       const prepared = await this.hooks.run(apiPrepare, params, apiReq);
       if (prepared !== params) params = validated(def, prepared);
       apiReq = { ...apiReq, params };
-      const invoke = (db: Knex) => def.handler(params, this.actionContext(def, principal, scope, db, req.checkPermissions));
+      const invoke = (db: Knex) =>
+        def.handler(params, this.actionContext(def, principal, scope, db, req.checkPermissions));
       const result = await this.inTransaction(def, req, invoke);
       return await this.hooks.run(apiRespond, result, apiReq);
     } catch (err) {
-      const error = isKernelError(err) ? err : new KernelError('E_INTERNAL', (err as Error)?.message ?? String(err), { cause: err });
-      await this.hooks.run(apiException, error, apiReq).catch((e) => this.log.error({ err: e }, 'api.exception tap failed'));
+      const error = isKernelError(err)
+        ? err
+        : new KernelError('E_INTERNAL', (err as Error)?.message ?? String(err), { cause: err });
+      await this.hooks
+        .run(apiException, error, apiReq)
+        .catch((e) => this.log.error({ err: e }, 'api.exception tap failed'));
       throw error;
     } finally {
       if (ownScope) await scope.dispose();
     }
   }
 
-  private async inTransaction(def: CompiledAction, req: CallRequest, invoke: (db: Knex) => Promise<unknown> | unknown): Promise<unknown> {
+  private async inTransaction(
+    def: CompiledAction,
+    req: CallRequest,
+    invoke: (db: Knex) => Promise<unknown> | unknown,
+  ): Promise<unknown> {
     const outer = req.db ?? this.db;
     if (!req.rollback && !def.writes) return invoke(outer);
     if (!req.rollback && req.db?.isTransaction) return invoke(req.db);
@@ -214,15 +269,40 @@ export class Kernel {
 
   private async authorize(def: CompiledAction, principal: Principal, params: Record<string, unknown>) {
     return this.hooks.run(apiAuthorize, {
-      version: def.version, entity: def.resolvedEntity, action: def.action, principal, permission: resolvePermission(def, params), params,
+      version: def.version,
+      entity: def.resolvedEntity,
+      action: def.action,
+      principal,
+      permission: resolvePermission(def, params),
+      params,
     });
   }
 
-  private actionContext(def: CompiledAction, principal: Principal, scope: AwilixContainer<Cradle>, db: Knex, checkPermissions?: boolean): ActionContext {
+  private actionContext(
+    def: CompiledAction,
+    principal: Principal,
+    scope: AwilixContainer<Cradle>,
+    db: Knex,
+    checkPermissions?: boolean,
+  ): ActionContext {
     return {
-      version: def.version, entity: def.resolvedEntity, action: def.action, principal, scope, db,
+      version: def.version,
+      entity: def.resolvedEntity,
+      action: def.action,
+      principal,
+      scope,
+      db,
       call: (entity, action, params, opts = {}) =>
-        this.call({ version: opts.version ?? def.version, entity, action, params, principal, scope, db, checkPermissions: opts.checkPermissions ?? checkPermissions }),
+        this.call({
+          version: opts.version ?? def.version,
+          entity,
+          action,
+          params,
+          principal,
+          scope,
+          db,
+          checkPermissions: opts.checkPermissions ?? checkPermissions,
+        }),
     };
   }
 
@@ -238,7 +318,12 @@ export class Kernel {
       services: serviceRegistrarFor(this.container, p.name, p.manifest.provides.services),
       dir: p.dir,
       runHook: (ref, ...args) => {
-        if (!owned.has(ref.id)) throw new KernelError('E_HOOK_KIND', `Plugin ${p.name} ran hook ${ref.id}, which its manifest does not list in provides.hooks`, { plugin: p.name });
+        if (!owned.has(ref.id))
+          throw new KernelError(
+            'E_HOOK_KIND',
+            `Plugin ${p.name} ran hook ${ref.id}, which its manifest does not list in provides.hooks`,
+            { plugin: p.name },
+          );
         return this.hooks.run(ref, ...args);
       },
       onReady: (fn) => this.readyFns.push({ plugin: p.name, fn }),
@@ -263,7 +348,11 @@ function validated(def: CompiledAction, params: Record<string, unknown>): Record
   const copy = structuredClone(params ?? {});
   if (!def.validate(copy)) {
     const problems = describeErrors(def.validate.errors);
-    throw new KernelError('E_INVALID_PARAMS', `Invalid params for ${def.resolvedEntity}.${def.action}: ${problems.join('; ')}`, { details: { problems } });
+    throw new KernelError(
+      'E_INVALID_PARAMS',
+      `Invalid params for ${def.resolvedEntity}.${def.action}: ${problems.join('; ')}`,
+      { details: { problems } },
+    );
   }
   return copy;
 }

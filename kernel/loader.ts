@@ -51,7 +51,9 @@ export function discoverPlugins(dirs: string[]): { found: DiscoveredPlugin[]; pr
       problems.push(new KernelError('E_MANIFEST_INVALID', `Plugin folder ${root} does not exist`));
       continue;
     }
-    for (const entry of readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory()).sort((a, b) => a.name.localeCompare(b.name))) {
+    for (const entry of readdirSync(root, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .sort((a, b) => a.name.localeCompare(b.name))) {
       const dir = path.join(root, entry.name);
       const file = path.join(dir, 'manifest.json');
       if (!existsSync(file)) continue;
@@ -59,21 +61,43 @@ export function discoverPlugins(dirs: string[]): { found: DiscoveredPlugin[]; pr
       try {
         manifest = JSON.parse(readFileSync(file, 'utf8'));
       } catch (err) {
-        problems.push(new KernelError('E_MANIFEST_INVALID', `Plugin ${entry.name}: manifest.json is not valid JSON (${(err as Error).message})`, { plugin: entry.name }));
+        problems.push(
+          new KernelError(
+            'E_MANIFEST_INVALID',
+            `Plugin ${entry.name}: manifest.json is not valid JSON (${(err as Error).message})`,
+            { plugin: entry.name },
+          ),
+        );
         continue;
       }
       if (!validateManifest(manifest)) {
-        problems.push(new KernelError('E_MANIFEST_INVALID', `Plugin ${entry.name}: manifest.json: ${describeErrors(validateManifest.errors).join('; ')}`, { plugin: entry.name }));
+        problems.push(
+          new KernelError(
+            'E_MANIFEST_INVALID',
+            `Plugin ${entry.name}: manifest.json: ${describeErrors(validateManifest.errors).join('; ')}`,
+            { plugin: entry.name },
+          ),
+        );
         continue;
       }
       const m = manifest as unknown as PluginManifest;
       if (m.name !== entry.name) {
-        problems.push(new KernelError('E_MANIFEST_INVALID', `Plugin ${entry.name}: manifest name '${m.name}' differs from its folder name`, { plugin: entry.name }));
+        problems.push(
+          new KernelError(
+            'E_MANIFEST_INVALID',
+            `Plugin ${entry.name}: manifest name '${m.name}' differs from its folder name`,
+            { plugin: entry.name },
+          ),
+        );
         continue;
       }
       const clash = found.find((p) => p.name === m.name);
       if (clash) {
-        problems.push(new KernelError('E_MANIFEST_INVALID', `Plugin ${m.name} is found twice: ${clash.dir} and ${dir}`, { plugin: m.name }));
+        problems.push(
+          new KernelError('E_MANIFEST_INVALID', `Plugin ${m.name} is found twice: ${clash.dir} and ${dir}`, {
+            plugin: m.name,
+          }),
+        );
         continue;
       }
       found.push({ name: m.name, dir, manifest: m });
@@ -83,7 +107,10 @@ export function discoverPlugins(dirs: string[]): { found: DiscoveredPlugin[]; pr
 }
 
 /** Which plugins the config enables: the explicit list, or the defaults adjusted by enable/disable. */
-export function enabledNames(found: DiscoveredPlugin[], config: Pick<Config, 'plugins' | 'enable' | 'disable'>): string[] {
+export function enabledNames(
+  found: DiscoveredPlugin[],
+  config: Pick<Config, 'plugins' | 'enable' | 'disable'>,
+): string[] {
   if (config.plugins) return [...config.plugins];
   const names = new Set(found.filter((p) => p.manifest.enabledByDefault).map((p) => p.name));
   config.enable.forEach((n) => names.add(n));
@@ -100,25 +127,43 @@ export function planPlugins(config: Config, kernelVersion: string, extraDirs: st
   const { found, problems } = discoverPlugins(dirs);
   const byName = new Map(found.map((p) => [p.name, p]));
   const wanted = enabledNames(found, config);
-  const available = found.map((p) => p.name).sort().join(', ');
+  const available = found
+    .map((p) => p.name)
+    .sort()
+    .join(', ');
   for (const n of wanted) {
     if (!byName.has(n) && !problems.some((e) => e.plugin === n)) {
-      problems.push(new KernelError('E_PLUGIN_UNKNOWN', `Plugin ${n} is enabled but not installed. Available plugins: ${available}`, { plugin: n }));
+      problems.push(
+        new KernelError(
+          'E_PLUGIN_UNKNOWN',
+          `Plugin ${n} is enabled but not installed. Available plugins: ${available}`,
+          { plugin: n },
+        ),
+      );
     }
   }
   // A broken plugin that is not enabled must not stop the start; `crm plugins` still reports it.
-  for (let i = problems.length - 1; i >= 0; i--) if (problems[i].plugin && !wanted.includes(problems[i].plugin!)) problems.splice(i, 1);
+  for (let i = problems.length - 1; i >= 0; i--)
+    if (problems[i].plugin && !wanted.includes(problems[i].plugin!)) problems.splice(i, 1);
   const enabled = wanted.filter((n) => byName.has(n)).map((n) => byName.get(n)!);
   const enabledSet = new Set(enabled.map((p) => p.name));
   const planned: PlannedPlugin[] = [];
   for (const p of enabled) {
     if (!semver.satisfies(kernelVersion, p.manifest.kernel)) {
-      problems.push(new KernelError('E_KERNEL_RANGE', `Plugin ${p.name} needs kernel ${p.manifest.kernel}; this kernel is ${kernelVersion}`, { plugin: p.name }));
+      problems.push(
+        new KernelError(
+          'E_KERNEL_RANGE',
+          `Plugin ${p.name} needs kernel ${p.manifest.kernel}; this kernel is ${kernelVersion}`,
+          { plugin: p.name },
+        ),
+      );
     }
     for (const dep of p.manifest.dependencies) {
       if (!enabledSet.has(dep)) {
         const why = byName.has(dep) ? 'which is not enabled' : 'which is not installed';
-        problems.push(new KernelError('E_PLUGIN_DEPENDENCY', `Plugin ${p.name} depends on ${dep}, ${why}`, { plugin: p.name }));
+        problems.push(
+          new KernelError('E_PLUGIN_DEPENDENCY', `Plugin ${p.name} depends on ${dep}, ${why}`, { plugin: p.name }),
+        );
       }
     }
     const raw = structuredClone(config.pluginConfig[p.name] ?? {});
@@ -127,11 +172,23 @@ export function planPlugins(config: Config, kernelVersion: string, extraDirs: st
       try {
         check = makeAjv().compile(p.manifest.config);
       } catch (err) {
-        problems.push(new KernelError('E_MANIFEST_INVALID', `Plugin ${p.name}: config schema does not compile: ${(err as Error).message}`, { plugin: p.name }));
+        problems.push(
+          new KernelError(
+            'E_MANIFEST_INVALID',
+            `Plugin ${p.name}: config schema does not compile: ${(err as Error).message}`,
+            { plugin: p.name },
+          ),
+        );
         continue;
       }
       if (!check(raw)) {
-        problems.push(new KernelError('E_CONFIG_INVALID', `Plugin ${p.name}: ${describeErrors(check.errors, `/pluginConfig/${p.name}`).join('; ')}`, { plugin: p.name }));
+        problems.push(
+          new KernelError(
+            'E_CONFIG_INVALID',
+            `Plugin ${p.name}: ${describeErrors(check.errors, `/pluginConfig/${p.name}`).join('; ')}`,
+            { plugin: p.name },
+          ),
+        );
       }
     }
     planned.push({ ...p, options: raw });
@@ -150,7 +207,8 @@ export function planPlugins(config: Config, kernelVersion: string, extraDirs: st
 /** Depth-first topological order over dependencies + after; ties (and roots) by name. */
 export function toposort<T extends DiscoveredPlugin>(plugins: T[]): T[] {
   const byName = new Map(plugins.map((p) => [p.name, p]));
-  const edges = (p: T) => [...new Set([...p.manifest.dependencies, ...p.manifest.after])].filter((n) => byName.has(n)).sort();
+  const edges = (p: T) =>
+    [...new Set([...p.manifest.dependencies, ...p.manifest.after])].filter((n) => byName.has(n)).sort();
   const state = new Map<string, 'visiting' | 'done'>();
   const out: T[] = [];
   const visit = (p: T, trail: string[]) => {
@@ -158,7 +216,10 @@ export function toposort<T extends DiscoveredPlugin>(plugins: T[]): T[] {
     if (s === 'done') return;
     if (s === 'visiting') {
       const cycle = [...trail.slice(trail.indexOf(p.name)), p.name];
-      throw new KernelError('E_PLUGIN_CYCLE', `Plugin dependency cycle: ${cycle.join(' -> ')}`, { plugin: p.name, details: { cycle } });
+      throw new KernelError('E_PLUGIN_CYCLE', `Plugin dependency cycle: ${cycle.join(' -> ')}`, {
+        plugin: p.name,
+        details: { cycle },
+      });
     }
     state.set(p.name, 'visiting');
     for (const dep of edges(p)) visit(byName.get(dep)!, [...trail, p.name]);
@@ -171,19 +232,35 @@ export function toposort<T extends DiscoveredPlugin>(plugins: T[]): T[] {
 
 /** Imports a plugin's `register.ts` (or `.js`) and returns its default export. */
 export async function importRegister(p: DiscoveredPlugin): Promise<(ctx: never) => unknown> {
-  const file = ['register.ts', 'register.mts', 'register.js', 'register.mjs'].map((f) => path.join(p.dir, f)).find(existsSync);
+  const file = ['register.ts', 'register.mts', 'register.js', 'register.mjs']
+    .map((f) => path.join(p.dir, f))
+    .find(existsSync);
   if (!file) throw new KernelError('E_MANIFEST_INVALID', `Plugin ${p.name} has no register.ts`, { plugin: p.name });
   const mod = await import(pathToFileURL(file).href);
   const fn = mod.default ?? mod.register;
-  if (typeof fn !== 'function') throw new KernelError('E_MANIFEST_INVALID', `Plugin ${p.name}: register.ts must export a default function`, { plugin: p.name });
+  if (typeof fn !== 'function')
+    throw new KernelError('E_MANIFEST_INVALID', `Plugin ${p.name}: register.ts must export a default function`, {
+      plugin: p.name,
+    });
   return fn;
 }
 
 /** Runs `work` with a deadline; a timeout or failure is a KernelError naming the plugin and the phase. */
-export async function withTimeout<T>(work: () => Promise<T> | T, ms: number, plugin: string, phase: string): Promise<T> {
+export async function withTimeout<T>(
+  work: () => Promise<T> | T,
+  ms: number,
+  plugin: string,
+  phase: string,
+): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new KernelError('E_PLUGIN_TIMEOUT', `Plugin ${plugin} did not finish ${phase} within ${ms} ms`, { plugin })), ms);
+    timer = setTimeout(
+      () =>
+        reject(
+          new KernelError('E_PLUGIN_TIMEOUT', `Plugin ${plugin} did not finish ${phase} within ${ms} ms`, { plugin }),
+        ),
+      ms,
+    );
   });
   try {
     return await Promise.race([Promise.resolve().then(work), deadline]);
@@ -192,7 +269,11 @@ export async function withTimeout<T>(work: () => Promise<T> | T, ms: number, plu
       err.plugin ??= plugin;
       throw err;
     }
-    throw new KernelError('E_PLUGIN_FAILED', `Plugin ${plugin} failed in ${phase}: ${(err as Error)?.message ?? String(err)}`, { plugin, cause: err });
+    throw new KernelError(
+      'E_PLUGIN_FAILED',
+      `Plugin ${plugin} failed in ${phase}: ${(err as Error)?.message ?? String(err)}`,
+      { plugin, cause: err },
+    );
   } finally {
     clearTimeout(timer);
   }

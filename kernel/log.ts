@@ -7,9 +7,31 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 
 /** Key names whose values are never written to a log. */
 export const SECRET_KEYS = [
-  'password', 'pass', 'passwd', 'api_key', 'apiKey', 'key', 'site_key', 'siteKey', 'secret', 'client_secret',
-  'access_token', 'refresh_token', 'id_token', 'token', 'authorization', 'cookie', 'set-cookie', 'x-crm-auth',
-  'x-civi-auth', 'x-crm-key', 'x-civi-key', '_authx', '_authxSiteKey', 'jwt', 'code_verifier',
+  'password',
+  'pass',
+  'passwd',
+  'api_key',
+  'apiKey',
+  'key',
+  'site_key',
+  'siteKey',
+  'secret',
+  'client_secret',
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'token',
+  'authorization',
+  'cookie',
+  'set-cookie',
+  'x-crm-auth',
+  'x-civi-auth',
+  'x-crm-key',
+  'x-civi-key',
+  '_authx',
+  '_authxSiteKey',
+  'jwt',
+  'code_verifier',
 ];
 
 const paths = SECRET_KEYS.flatMap((k) => {
@@ -30,6 +52,7 @@ export function createLogger(opts: LogOptions = {}): Logger {
   const base = { level: opts.level ?? 'info', redact: { paths, censor: '[redacted]' }, base: undefined };
   if (opts.destination) return pino(base, opts.destination);
   const pretty = opts.pretty ?? Boolean(process.stdout.isTTY);
-  if (pretty) return pino({ ...base, transport: { target: 'pino-pretty', options: { colorize: true, ignore: 'pid,hostname' } } });
+  if (pretty)
+    return pino({ ...base, transport: { target: 'pino-pretty', options: { colorize: true, ignore: 'pid,hostname' } } });
   return pino(base);
 }

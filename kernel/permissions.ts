@@ -20,5 +20,7 @@ export function describePermission(perm: Permission): string {
 /** The kernel's default `api.authorize` tap (Stage.LATE). */
 export function checkPermission(req: ApiRequest) {
   if (holds(req.permission, req.principal.permissions)) return 'allow' as const;
-  return { deny: `API permission check failed for ${req.entity}/${req.action} call; insufficient permission: require ${describePermission(req.permission)}` };
+  return {
+    deny: `API permission check failed for ${req.entity}/${req.action} call; insufficient permission: require ${describePermission(req.permission)}`,
+  };
 }

@@ -7,7 +7,13 @@ import addFormats from 'ajv-formats';
  * defaults; `allErrors` so a caller learns every problem at once.
  */
 export function makeAjv(opts: { coerce?: boolean } = {}): Ajv {
-  const ajv = new Ajv({ allErrors: true, useDefaults: true, coerceTypes: opts.coerce ?? true, strict: true, allowUnionTypes: true });
+  const ajv = new Ajv({
+    allErrors: true,
+    useDefaults: true,
+    coerceTypes: opts.coerce ?? true,
+    strict: true,
+    allowUnionTypes: true,
+  });
   addFormats(ajv);
   return ajv;
 }
@@ -16,8 +22,12 @@ export function makeAjv(opts: { coerce?: boolean } = {}): Ajv {
 export function describeErrors(errors: ErrorObject[] | null | undefined, root = ''): string[] {
   return (errors ?? []).map((e) => {
     const path = (root + e.instancePath).replace(/^\//, '').replace(/\//g, '.') || '(root)';
-    const extra = e.keyword === 'additionalProperties' ? ` '${(e.params as { additionalProperty: string }).additionalProperty}'`
-      : e.keyword === 'enum' ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')})` : '';
+    const extra =
+      e.keyword === 'additionalProperties'
+        ? ` '${(e.params as { additionalProperty: string }).additionalProperty}'`
+        : e.keyword === 'enum'
+          ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')})`
+          : '';
     return `${path} ${e.message}${extra}`;
   });
 }

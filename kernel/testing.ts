@@ -77,7 +77,8 @@ export function principalWith(permissions: string[], contactId: number | null = 
 export async function bootTestKernel(opts: TestKernelOptions = {}): Promise<TestKernel> {
   const url = process.env.DATABASE_URL;
   const schema = url ? `t_${process.pid}_${++counter}_${randomBytes(3).toString('hex')}` : undefined;
-  const plugins = opts.plugins && !opts.exactPlugins ? withDependencies(opts.plugins, opts.pluginDirs ?? []) : opts.plugins;
+  const plugins =
+    opts.plugins && !opts.exactPlugins ? withDependencies(opts.plugins, opts.pluginDirs ?? []) : opts.plugins;
   const config = finishConfig({
     mode: 'test',
     ...(plugins ? { plugins } : {}),
@@ -86,13 +87,20 @@ export async function bootTestKernel(opts: TestKernelOptions = {}): Promise<Test
     log: { level: opts.logLevel ?? 'debug' },
   });
   const logs: string[] = [];
-  const destination = new Writable({ write(chunk, _enc, cb) { logs.push(String(chunk)); cb(); } });
+  const destination = new Writable({
+    write(chunk, _enc, cb) {
+      logs.push(String(chunk));
+      cb();
+    },
+  });
   const log = createLogger({ level: config.log.level, destination });
   const db = url ? createDb(config) : await freshPglite();
-  const kernel = await createKernel({ config, log, db, migrate: opts.migrate, pluginDirs: opts.pluginDirs }).catch(async (err) => {
-    await dropSchema(url, schema);
-    throw err;
-  });
+  const kernel = await createKernel({ config, log, db, migrate: opts.migrate, pluginDirs: opts.pluginDirs }).catch(
+    async (err) => {
+      await dropSchema(url, schema);
+      throw err;
+    },
+  );
   let app: Koa | undefined;
   const getApp = async () => (app ??= await createApp(kernel));
   return {
@@ -151,7 +159,11 @@ async function freshPglite(): Promise<Knex> {
   })();
   const pglite = new PGlite({ loadDataDir: await template });
   await pglite.waitReady;
-  return knexFactory({ client: ClientPGLite as unknown as typeof knexFactory.Client, dialect: 'postgres', connection: () => ({ pglite }) } as Knex.Config);
+  return knexFactory({
+    client: ClientPGLite as unknown as typeof knexFactory.Client,
+    dialect: 'postgres',
+    connection: () => ({ pglite }),
+  } as Knex.Config);
 }
 
 async function dropSchema(url: string | undefined, schema: string | undefined): Promise<void> {

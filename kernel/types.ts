@@ -21,7 +21,12 @@ export interface Principal {
   attributes?: Readonly<Record<string, unknown>>;
 }
 
-export const ANONYMOUS: Principal = Object.freeze({ contactId: null, userId: null, via: 'anonymous', permissions: new Set<string>() });
+export const ANONYMOUS: Principal = Object.freeze({
+  contactId: null,
+  userId: null,
+  via: 'anonymous',
+  permissions: new Set<string>(),
+});
 
 /** What a handler gets besides its params. */
 export interface ActionContext {
@@ -34,7 +39,12 @@ export interface ActionContext {
   /** The database handle for this call: the ambient transaction when there is one. */
   readonly db: Knex;
   /** Calls another action in the same scope, principal and transaction (chaining, `api3()`). */
-  call(entity: string, action: string, params: Record<string, unknown>, opts?: { version?: number; checkPermissions?: boolean }): Promise<unknown>;
+  call(
+    entity: string,
+    action: string,
+    params: Record<string, unknown>,
+    opts?: { version?: number; checkPermissions?: boolean },
+  ): Promise<unknown>;
 }
 
 /** A request as auth plugins see it: no Koa objects, so they stay testable. */

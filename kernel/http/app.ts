@@ -26,7 +26,10 @@ export async function collectRoutes(kernel: Kernel): Promise<MountedRoute[]> {
       for (const p of ([] as string[]).concat(item.path)) {
         const key = `${method} ${p}`;
         const other = seen.get(key);
-        if (other) throw new KernelError('E_HOOK_DUPLICATE', `Route ${key} is contributed by both ${other} and ${plugin}`, { plugin });
+        if (other)
+          throw new KernelError('E_HOOK_DUPLICATE', `Route ${key} is contributed by both ${other} and ${plugin}`, {
+            plugin,
+          });
         seen.set(key, plugin);
       }
     }
@@ -40,16 +43,32 @@ export async function createApp(kernel: Kernel): Promise<Koa> {
   // The one place errors are logged: the boundary emits, this listener writes (Koa's contract).
   app.on('error', (err: KernelError, ctx?: Koa.Context) => {
     const level = err.status >= 500 || err.status === 0 ? 'error' : 'info';
-    kernel.log[level]({ requestId: ctx?.state.requestId, code: err.code, plugin: err.plugin, err: level === 'error' ? err.cause ?? err : undefined }, err.message);
+    kernel.log[level](
+      {
+        requestId: ctx?.state.requestId,
+        code: err.code,
+        plugin: err.plugin,
+        err: level === 'error' ? (err.cause ?? err) : undefined,
+      },
+      err.message,
+    );
   });
   app.use(errorBoundary());
   app.use(requestScope(kernel));
   // Multipart bodies carry form fields only: no route accepts uploads, so a file part is refused
   // rather than written to the temp folder.
-  app.use(koaBody({
-    multipart: true, urlencoded: true, json: true, text: false, includeUnparsed: true, jsonLimit: '2mb', formLimit: '2mb',
-    formidable: { maxFiles: 0, maxFieldsSize: 2 * 1024 * 1024 },
-  }));
+  app.use(
+    koaBody({
+      multipart: true,
+      urlencoded: true,
+      json: true,
+      text: false,
+      includeUnparsed: true,
+      jsonLimit: '2mb',
+      formLimit: '2mb',
+      formidable: { maxFiles: 0, maxFieldsSize: 2 * 1024 * 1024 },
+    }),
+  );
   const router = new Router();
   for (const route of await collectRoutes(kernel)) {
     const paths = ([] as string[]).concat(route.path);
@@ -58,7 +77,10 @@ export async function createApp(kernel: Kernel): Promise<Koa> {
       ctx.state.route = route;
       await next();
     };
-    for (const p of paths) router.register(p, route.methods, [mark, authenticate(kernel, route), handle] as never, { name: `${route.id}:${p}` });
+    for (const p of paths)
+      router.register(p, route.methods, [mark, authenticate(kernel, route), handle] as never, {
+        name: `${route.id}:${p}`,
+      });
   }
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: false }));

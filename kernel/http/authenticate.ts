@@ -32,7 +32,10 @@ export function authenticate(kernel: Kernel, route: RouteDefinition & { id: stri
     if (req.accepts.length) {
       const result = await kernel.hooks.run(authCredential, req);
       if (result && 'reject' in result) {
-        throw new KernelError('E_UNAUTHENTICATED', result.reject, { response: result.response, details: result.details });
+        throw new KernelError('E_UNAUTHENTICATED', result.reject, {
+          response: result.response,
+          details: result.details,
+        });
       }
       if (result && 'accept' in result) principal = { permissions: new Set<string>(), ...result.accept };
     }

@@ -13,7 +13,10 @@ export function toKernelError(err: unknown): KernelError {
   // koa-body (http-errors) and formidable (httpCode) flag malformed requests: a caller's mistake, not ours.
   const status = e?.status ?? e?.httpCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    return new KernelError('E_BAD_REQUEST', e.expose ? String(e.message) : 'Malformed or oversized request body', { status, cause: err });
+    return new KernelError('E_BAD_REQUEST', e.expose ? String(e.message) : 'Malformed or oversized request body', {
+      status,
+      cause: err,
+    });
   }
   return new KernelError('E_INTERNAL', 'Internal error', { cause: err });
 }
@@ -22,7 +25,8 @@ export function errorBoundary() {
   return async function errorBoundaryMiddleware(ctx: Context, next: Next) {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) throw new KernelError('E_NOT_FOUND', `No route for ${ctx.method} ${ctx.path}`);
+      if (ctx.status === 404 && ctx.body === undefined)
+        throw new KernelError('E_NOT_FOUND', `No route for ${ctx.method} ${ctx.path}`);
     } catch (err) {
       const error = toKernelError(err);
       ctx.app.emit('error', error, ctx);
@@ -48,5 +52,11 @@ function render(error: KernelError, ctx: Context): void {
   }
   ctx.status = error.status >= 400 ? error.status : 500;
   ctx.type = 'application/json';
-  ctx.body = { error: { code: error.code, message: error.expose ? error.message : 'Internal error', ...(error.expose && error.details ? { details: error.details } : {}) } };
+  ctx.body = {
+    error: {
+      code: error.code,
+      message: error.expose ? error.message : 'Internal error',
+      ...(error.expose && error.details ? { details: error.details } : {}),
+    },
+  };
 }

@@ -20,7 +20,12 @@ export async function startServer(kernel: Kernel): Promise<RunningServer> {
     await once(server, 'listening');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'EADDRINUSE' ? `port ${port} on ${host} is already in use` : code === 'EACCES' ? `no permission to listen on ${host}:${port}` : (err as Error).message;
+    const why =
+      code === 'EADDRINUSE'
+        ? `port ${port} on ${host} is already in use`
+        : code === 'EACCES'
+          ? `no permission to listen on ${host}:${port}`
+          : (err as Error).message;
     throw new KernelError('E_BOOT', `Cannot listen: ${why}`, { cause: err });
   }
   const addr = server.address() as AddressInfo;

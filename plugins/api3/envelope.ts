@@ -30,7 +30,10 @@ export function formatDate(d: Date): string {
  * An envelope over records: keyed by record id, or a list when `sequential`. `extra` keys go last.
  * Records must already be in wire form (see {@link stringifyLeaves}).
  */
-export function envelope(records: Array<Record<string, unknown>>, opts: { sequential?: boolean; extra?: Record<string, unknown> } = {}): Api3Envelope {
+export function envelope(
+  records: Array<Record<string, unknown>>,
+  opts: { sequential?: boolean; extra?: Record<string, unknown> } = {},
+): Api3Envelope {
   const count = records.length;
   const env: Api3Envelope = { is_error: 0, version: 3, count, values: [] };
   if (count === 1 && records[0].id !== undefined && records[0].id !== '') env.id = Number(records[0].id);
@@ -38,7 +41,9 @@ export function envelope(records: Array<Record<string, unknown>>, opts: { sequen
     if (opts.sequential) env.values = records;
     else {
       const keyed: Record<string, unknown> = {};
-      records.forEach((r, i) => { keyed[String(r.id ?? i)] = r; });
+      records.forEach((r, i) => {
+        keyed[String(r.id ?? i)] = r;
+      });
       env.values = keyed;
     }
   }
@@ -62,6 +67,9 @@ export function rowsOf(result: unknown, action: string): Array<Record<string, un
   if (action === 'getsingle') return [result as Record<string, unknown>];
   const values = (result as { values?: unknown }).values;
   if (Array.isArray(values)) return values.filter((v) => v && typeof v === 'object');
-  if (values && typeof values === 'object') return Object.values(values as Record<string, unknown>).filter((v) => v && typeof v === 'object') as Array<Record<string, unknown>>;
+  if (values && typeof values === 'object')
+    return Object.values(values as Record<string, unknown>).filter((v) => v && typeof v === 'object') as Array<
+      Record<string, unknown>
+    >;
   return [];
 }

@@ -3,8 +3,16 @@ import { KernelError, isKernelError, registerErrorCodes } from '../../kernel';
 import { dbError } from '../entity-core/store';
 
 registerErrorCodes('api3', {
-  E_API3_CHAINED: { status: 400, expose: true, meaning: 'APIv3: a chained call failed (error_code chained_api_failed)' },
-  E_API3_RETURNED: { status: 400, expose: true, meaning: 'APIv3: an error the reference returns rather than throws (getsingle/getvalue "Expected one …")' },
+  E_API3_CHAINED: {
+    status: 400,
+    expose: true,
+    meaning: 'APIv3: a chained call failed (error_code chained_api_failed)',
+  },
+  E_API3_RETURNED: {
+    status: 400,
+    expose: true,
+    meaning: 'APIv3: an error the reference returns rather than throws (getsingle/getvalue "Expected one …")',
+  },
   E_API3_DUPLICATE: { status: 409, expose: true, meaning: 'APIv3: a matching record exists (error_code duplicate)' },
 });
 
@@ -19,17 +27,31 @@ const byKernelCode: Record<string, string | number> = {
  * An APIv3 error. `extras` are the keys shown before `error_code` on the wire (`fields`, `error_field`, …).
  * @example throw api3Error('E_INVALID_PARAMS', 'mandatory_missing', 'Mandatory key(s) missing from params array: id', { fields: ['id'] })
  */
-export function api3Error(code: string, errorCode: string | number, message: string, extras: Record<string, unknown> = {}): KernelError {
+export function api3Error(
+  code: string,
+  errorCode: string | number,
+  message: string,
+  extras: Record<string, unknown> = {},
+): KernelError {
   return new KernelError(code, message, { details: { ...extras, error_code: errorCode } });
 }
 
 /** Shorthand for the ubiquitous "bad input" error with error_code 0 unless given. */
-export function invalid(message: string, errorCode: string | number = 0, extras: Record<string, unknown> = {}): KernelError {
+export function invalid(
+  message: string,
+  errorCode: string | number = 0,
+  extras: Record<string, unknown> = {},
+): KernelError {
   return api3Error('E_INVALID_PARAMS', errorCode, message, extras);
 }
 
 export function mandatoryMissing(fields: string[], message?: string): KernelError {
-  return api3Error('E_INVALID_PARAMS', 'mandatory_missing', message ?? `Mandatory key(s) missing from params array: ${fields.join(', ')}`, { fields });
+  return api3Error(
+    'E_INVALID_PARAMS',
+    'mandatory_missing',
+    message ?? `Mandatory key(s) missing from params array: ${fields.join(', ')}`,
+    { fields },
+  );
 }
 
 /** An error the reference returns (not throws): rendered with `count` etc. but no error_code/entity/action. */
@@ -40,8 +62,11 @@ export function returnedError(message: string, extras: Record<string, unknown> =
 /** Makes sure an error thrown out of the engine has `details.error_code`, `entity` and `action` (wire order). */
 export function toApi3Error(err: unknown, entity: string, action: string): KernelError {
   // Database errors that escaped a store call (lifecycle code) must not show SQL text.
-  const fromDb = !isKernelError(err) || err.code === 'E_INTERNAL' || err.code === 'E_PLUGIN_FAILED' ? dbError(err) : undefined;
-  const e = fromDb ?? (isKernelError(err) ? err : new KernelError('E_INTERNAL', (err as Error)?.message ?? String(err), { cause: err }));
+  const fromDb =
+    !isKernelError(err) || err.code === 'E_INTERNAL' || err.code === 'E_PLUGIN_FAILED' ? dbError(err) : undefined;
+  const e =
+    fromDb ??
+    (isKernelError(err) ? err : new KernelError('E_INTERNAL', (err as Error)?.message ?? String(err), { cause: err }));
   const d = e.details ?? {};
   if (d.api3Shape === 'returned') return e;
   if ('error_code' in d && 'entity' in d) return e;
@@ -50,7 +75,10 @@ export function toApi3Error(err: unknown, entity: string, action: string): Kerne
   const code = error_code ?? byKernelCode[e.code] ?? 0;
   const out = new KernelError(e.code, e.message, {
     details: { ...extras, error_code: code, entity: d.entity ?? entity, action: d.action ?? action },
-    cause: (e as Error).cause ?? e, plugin: e.plugin, status: e.status, response: e.response,
+    cause: (e as Error).cause ?? e,
+    plugin: e.plugin,
+    status: e.status,
+    response: e.response,
   });
   return out;
 }

@@ -9,20 +9,58 @@ import { permissionFor } from '../entity-core/permissions';
 import { conditionPaths, type Condition, type EntityStore } from '../entity-core/store';
 import { envelope, scalarEnvelope, stringifyLeaves } from './envelope';
 import { api3Error, invalid, mandatoryMissing, returnedError } from './errors';
-import { buildQuery, coerceValue, optionValue, parseFilters, parseOptions, resolvePath, truthy, type FilterContext, type GetOptions } from './params';
+import {
+  buildQuery,
+  coerceValue,
+  optionValue,
+  parseFilters,
+  parseOptions,
+  resolvePath,
+  truthy,
+  type FilterContext,
+  type GetOptions,
+} from './params';
 import { snake } from './service';
 import type { Api3Service } from './types';
 
 type Params = Record<string, unknown>;
 type Row = Record<string, unknown>;
 
-const ACTIONS = ['get', 'getsingle', 'getvalue', 'getcount', 'create', 'delete', 'replace', 'validate', 'getrefcount', 'getlist', 'getoptions', 'getfields', 'getactions', 'getunique', 'setvalue', 'update'] as const;
+const ACTIONS = [
+  'get',
+  'getsingle',
+  'getvalue',
+  'getcount',
+  'create',
+  'delete',
+  'replace',
+  'validate',
+  'getrefcount',
+  'getlist',
+  'getoptions',
+  'getfields',
+  'getactions',
+  'getunique',
+  'setvalue',
+  'update',
+] as const;
 const WRITES = new Set(['create', 'delete', 'replace', 'setvalue', 'update']);
 export const DEPRECATED: Record<string, string> = {
   setvalue: 'setvalue is deprecated; use create with an id',
   update: 'update is deprecated; use create with an id',
 };
-const TYPE_CODES: Record<string, number> = { Int: 1, String: 2, Date: 4, Boolean: 16, Text: 32, Timestamp: 256, Float: 512, Money: 1024, Email: 2048, Url: 4096 };
+const TYPE_CODES: Record<string, number> = {
+  Int: 1,
+  String: 2,
+  Date: 4,
+  Boolean: 16,
+  Text: 32,
+  Timestamp: 256,
+  Float: 512,
+  Money: 1024,
+  Email: 2048,
+  Url: 4096,
+};
 
 /** §6.1: the permission an entity's map gives an action (shared with APIv4, in entity-core). */
 export { permissionFor };
@@ -45,26 +83,45 @@ export function defineGenericActions(actions: ActionRegistrar, registry: EntityR
 }
 
 class Generic {
-  constructor(private registry: EntityRegistry, private store: EntityStore) {}
+  constructor(
+    private registry: EntityRegistry,
+    private store: EntityStore,
+  ) {}
 
   run(action: (typeof ACTIONS)[number], e: CompiledEntity, p: Params, ctx: ActionContext): Promise<unknown> {
     switch (action) {
-      case 'get': return this.get(e, p, ctx);
-      case 'getsingle': return this.getsingle(e, p, ctx);
-      case 'getvalue': return this.getvalue(e, p, ctx);
-      case 'getcount': return this.getcount(e, p, ctx);
-      case 'create': return this.create(e, p, ctx);
-      case 'delete': return this.delete(e, p, ctx);
-      case 'replace': return this.replace(e, p, ctx);
-      case 'validate': return this.validate(e, p, ctx);
-      case 'getrefcount': return this.getrefcount(e, p, ctx);
-      case 'getlist': return this.getlist(e, p, ctx);
-      case 'getoptions': return this.getoptions(e, p, ctx);
-      case 'getfields': return this.getfields(e, p, ctx);
-      case 'getactions': return this.getactions(e, ctx);
-      case 'getunique': return Promise.resolve(this.getunique(e));
-      case 'setvalue': return this.setvalue(e, p, ctx);
-      case 'update': return this.update(e, p, ctx);
+      case 'get':
+        return this.get(e, p, ctx);
+      case 'getsingle':
+        return this.getsingle(e, p, ctx);
+      case 'getvalue':
+        return this.getvalue(e, p, ctx);
+      case 'getcount':
+        return this.getcount(e, p, ctx);
+      case 'create':
+        return this.create(e, p, ctx);
+      case 'delete':
+        return this.delete(e, p, ctx);
+      case 'replace':
+        return this.replace(e, p, ctx);
+      case 'validate':
+        return this.validate(e, p, ctx);
+      case 'getrefcount':
+        return this.getrefcount(e, p, ctx);
+      case 'getlist':
+        return this.getlist(e, p, ctx);
+      case 'getoptions':
+        return this.getoptions(e, p, ctx);
+      case 'getfields':
+        return this.getfields(e, p, ctx);
+      case 'getactions':
+        return this.getactions(e, ctx);
+      case 'getunique':
+        return Promise.resolve(this.getunique(e));
+      case 'setvalue':
+        return this.setvalue(e, p, ctx);
+      case 'update':
+        return this.update(e, p, ctx);
     }
   }
 
@@ -76,7 +133,12 @@ class Generic {
 
   /** Runs a get and returns wire-form records plus the parsed options. */
   /** Options and conditions of a read: entity beforeGet taps, filters, then get defaults (e.g. Contact's trash). */
-  private async conditions(e: CompiledEntity, params: Params, ctx: ActionContext, over: Partial<GetOptions> = {}): Promise<{ o: GetOptions; where: Condition[] }> {
+  private async conditions(
+    e: CompiledEntity,
+    params: Params,
+    ctx: ActionContext,
+    over: Partial<GetOptions> = {},
+  ): Promise<{ o: GetOptions; where: Condition[] }> {
     let p = params;
     const extra: Condition[] = [];
     for (const l of e.lifecycle) {
@@ -87,20 +149,32 @@ class Generic {
     const o = { ...parseOptions(e, p, this.registry), ...over };
     const where = [...(await parseFilters(this.fc(ctx), e, p, o.or)), ...extra];
     for (const f of e.fields) {
-      if (f.getDefault !== undefined && !where.some((w) => 'path' in w && w.path === f.name) && ![f.name, f.uniqueName, ...(f.aliases ?? [])].some((k) => k && p[k] !== undefined)) {
+      if (
+        f.getDefault !== undefined &&
+        !where.some((w) => 'path' in w && w.path === f.name) &&
+        ![f.name, f.uniqueName, ...(f.aliases ?? [])].some((k) => k && p[k] !== undefined)
+      ) {
         where.push({ path: f.name, op: '=', value: f.getDefault });
       }
     }
     return { o, where };
   }
 
-  async select(e: CompiledEntity, params: Params, ctx: ActionContext, over: Partial<GetOptions> = {}): Promise<{ rows: Row[]; o: GetOptions }> {
+  async select(
+    e: CompiledEntity,
+    params: Params,
+    ctx: ActionContext,
+    over: Partial<GetOptions> = {},
+  ): Promise<{ rows: Row[]; o: GetOptions }> {
     const { o, where } = await this.conditions(e, params, ctx, over);
     // Return list: known fields/paths only (unknown ones are dropped, as with check_permissions).
     const perms = ctx.principal.permissions;
     const mayRead = (f: FieldDef) => !f.secret || perms.has('*') || f.secret.some((x) => perms.has(x));
-    const requested = o.return?.filter((r) => { const x = resolvePath(this.registry, e, r, 'name'); return x && mayRead(x.field); });
-    const wanted = requested?.length ? requested : e.defaultReturn ?? this.store.defaultSelect(e);
+    const requested = o.return?.filter((r) => {
+      const x = resolvePath(this.registry, e, r, 'name');
+      return x && mayRead(x.field);
+    });
+    const wanted = requested?.length ? requested : (e.defaultReturn ?? this.store.defaultSelect(e));
     const out: Array<{ key: string; path: string; field: FieldDef }> = [];
     const seen = new Set<string>();
     for (const w of wanted) {
@@ -131,18 +205,31 @@ class Generic {
     const emptyNulls = e.nulls === 'empty';
     // Per column, worked out once: where the value comes from, and its label map for option labels.
     const at = new Map(raw.paths.map((p, i) => [p, i]));
-    const cols = out.map((x) => ({ key: x.key, from: at.get(x.field.labelOf ?? x.path) ?? -1, labels: x.field.labelOf ? labelMaps.get(x.key)! : undefined }));
+    const cols = out.map((x) => ({
+      key: x.key,
+      from: at.get(x.field.labelOf ?? x.path) ?? -1,
+      labels: x.field.labelOf ? labelMaps.get(x.key)! : undefined,
+    }));
     const rows = raw.rows.map((r) => {
       const rec: Row = {};
       for (const x of cols) {
         const stored = x.from < 0 ? undefined : r[x.from];
-        const v = x.labels ? (stored === null ? null : x.labels.get(String(stored)) ?? null) : stored;
+        const v = x.labels ? (stored === null ? null : (x.labels.get(String(stored)) ?? null)) : stored;
         if (v === null || v === undefined) {
           if (emptyNulls) rec[x.key] = '';
           continue;
         }
         // Leaves as strings (§2.1); one pass, no recursion for the common scalar case.
-        rec[x.key] = typeof v === 'string' ? v : typeof v === 'object' ? stringifyLeaves(v) : typeof v === 'boolean' ? (v ? '1' : '0') : String(v);
+        rec[x.key] =
+          typeof v === 'string'
+            ? v
+            : typeof v === 'object'
+              ? stringifyLeaves(v)
+              : typeof v === 'boolean'
+                ? v
+                  ? '1'
+                  : '0'
+                : String(v);
       }
       return rec;
     });
@@ -150,7 +237,11 @@ class Generic {
   }
 
   private async checkJoins(e: CompiledEntity, query: ReturnType<typeof buildQuery>, ctx: ActionContext): Promise<void> {
-    const paths = [...(query.select ?? []), ...(query.sort ?? []).map((s) => s.path), ...(query.where ?? []).flatMap(conditionPaths)];
+    const paths = [
+      ...(query.select ?? []),
+      ...(query.sort ?? []).map((s) => s.path),
+      ...(query.where ?? []).flatMap(conditionPaths),
+    ];
     if (!paths.some((p) => p.includes('.'))) return;
     const checked = new Set<string>([e.name]); // the caller may already get the root entity
     for (const path of paths) {
@@ -162,7 +253,11 @@ class Generic {
         if (!next) break; // the store reports unknown paths
         if (!checked.has(next.name)) {
           if (!(await ctx.scope.cradle.kernel.can(next.name, 'get', ctx.principal))) {
-            throw new KernelError('E_FORBIDDEN', `Authorization failed to join onto ${next.name} api in parameter ${parts.slice(0, i + 1).join('.')}`, { details: { error_code: 'unauthorized' } });
+            throw new KernelError(
+              'E_FORBIDDEN',
+              `Authorization failed to join onto ${next.name} api in parameter ${parts.slice(0, i + 1).join('.')}`,
+              { details: { error_code: 'unauthorized' } },
+            );
           }
           checked.add(next.name);
         }
@@ -183,16 +278,27 @@ class Generic {
 
   async getsingle(e: CompiledEntity, p: Params, ctx: ActionContext): Promise<Row> {
     const { rows } = await this.select(e, p, ctx, { sequential: true });
-    if (rows.length !== 1) throw returnedError(`Expected one ${e.name} but found ${rows.length}`, { count: rows.length });
+    if (rows.length !== 1)
+      throw returnedError(`Expected one ${e.name} but found ${rows.length}`, { count: rows.length });
     return rows[0];
   }
 
   async getvalue(e: CompiledEntity, p: Params, ctx: ActionContext): Promise<unknown> {
-    const ret = typeof p.return === 'string' ? p.return.trim() : Array.isArray(p.return) && p.return.length === 1 ? String(p.return[0]) : '';
-    if (!ret || ret.includes(',')) throw returnedError('missing param return=field you want to read the value of', { error_type: 'mandatory_missing', missing_param: 'return' });
+    const ret =
+      typeof p.return === 'string'
+        ? p.return.trim()
+        : Array.isArray(p.return) && p.return.length === 1
+          ? String(p.return[0])
+          : '';
+    if (!ret || ret.includes(','))
+      throw returnedError('missing param return=field you want to read the value of', {
+        error_type: 'mandatory_missing',
+        missing_param: 'return',
+      });
     const rec = await this.getsingle(e, { ...p, return: ret }, ctx);
     const r = resolvePath(this.registry, e, ret, 'name');
-    const key = r && !ret.includes('.') ? (e.uniqueNamesOnGet && r.field.uniqueName ? r.field.uniqueName : r.field.name) : ret;
+    const key =
+      r && !ret.includes('.') ? (e.uniqueNamesOnGet && r.field.uniqueName ? r.field.uniqueName : r.field.name) : ret;
     if (!(key in rec)) throw returnedError(`field ${ret} unset or not existing`, { invalid_field: ret });
     return rec[key];
   }
@@ -224,14 +330,23 @@ class Generic {
       const f = e.lookup.get(key);
       if (!f || f.name === 'id' || f.readonly || f.related || f.labelOf || f.via || raw === undefined) continue;
       if (f.name in out && key !== f.name) continue; // the canonical name wins over an alias
-      let v: unknown = raw;
+      let v: unknown;
       if (raw === null || raw === '' || raw === 'null') v = null;
       else if (f.serialize) {
-        const items = Array.isArray(raw) ? raw : String(raw).split(/[\x01,]/).filter(Boolean);
+        const items = Array.isArray(raw)
+          ? raw
+          : String(raw)
+              .split(/[\x01,]/)
+              .filter(Boolean);
         v = await Promise.all(items.map((x) => coerceValue(this.fc(ctx), f, x, key)));
       } else v = await coerceValue(this.fc(ctx), f, raw, key);
       if (typeof v === 'string' && f.maxlength && v.length > f.maxlength) {
-        throw api3Error('E_INVALID_PARAMS', 2100, `Value for ${key} is ${v.length} characters  - This field has a maxlength of ${f.maxlength} characters.`, { field: key, max_length: f.maxlength });
+        throw api3Error(
+          'E_INVALID_PARAMS',
+          2100,
+          `Value for ${key} is ${v.length} characters  - This field has a maxlength of ${f.maxlength} characters.`,
+          { field: key, max_length: f.maxlength },
+        );
       }
       out[f.name] = v;
     }
@@ -242,13 +357,29 @@ class Generic {
   }
 
   private missing(e: CompiledEntity, values: Row): string[] {
-    return e.fields.filter((f) => f.apiRequired && (values[f.name] === undefined || values[f.name] === null || values[f.name] === '')).map((f) => f.name);
+    return e.fields
+      .filter(
+        (f) => f.apiRequired && (values[f.name] === undefined || values[f.name] === null || values[f.name] === ''),
+      )
+      .map((f) => f.name);
   }
 
   private saveCtx(ctx: ActionContext, params: Params, existing: Row | null): SaveContext {
     return {
-      db: ctx.db, principal: ctx.principal, params, existing,
-      call: (entity, action, sub) => (ctx.scope.cradle.api3 as Api3Service).call({ entity, action, params: sub, principal: ctx.principal, scope: ctx.scope, db: ctx.db, checkPermissions: false }),
+      db: ctx.db,
+      principal: ctx.principal,
+      params,
+      existing,
+      call: (entity, action, sub) =>
+        (ctx.scope.cradle.api3 as Api3Service).call({
+          entity,
+          action,
+          params: sub,
+          principal: ctx.principal,
+          scope: ctx.scope,
+          db: ctx.db,
+          checkPermissions: false,
+        }),
     };
   }
 
@@ -256,7 +387,11 @@ class Generic {
     const mandatory = optionValue(p, 'match-mandatory');
     const spec = mandatory ?? optionValue(p, 'match');
     if (spec === undefined || spec === null || spec === '') return undefined;
-    const fields = Array.isArray(spec) ? spec.map(String) : String(spec).split(',').map((s) => s.trim());
+    const fields = Array.isArray(spec)
+      ? spec.map(String)
+      : String(spec)
+          .split(',')
+          .map((s) => s.trim());
     const filter: Params = { options: { limit: 2 } };
     for (const f of fields) {
       if (!e.lookup.get(f)) throw invalid(`Unknown field ${f} in match criteria`);
@@ -284,11 +419,18 @@ class Generic {
       if (missing.length) throw mandatoryMissing(missing);
     }
     await this.store.checkWrite(e, existing ? 'edit' : 'create', existing ? existing : values, ctx.principal);
-    if (existing && e.ownerField && values[e.ownerField] !== undefined && values[e.ownerField] !== existing[e.ownerField]) {
+    if (
+      existing &&
+      e.ownerField &&
+      values[e.ownerField] !== undefined &&
+      values[e.ownerField] !== existing[e.ownerField]
+    ) {
       await this.store.checkWrite(e, 'edit', values, ctx.principal);
     }
     // The write's RETURNING gives the stored row; it is read again only if an afterSave hook sent SQL.
-    const row = existing ? (await this.store.updateRow(ctx.db, e, id!, values))! : await this.store.insertRow(ctx.db, e, values);
+    const row = existing
+      ? (await this.store.updateRow(ctx.db, e, id!, values))!
+      : await this.store.insertRow(ctx.db, e, values);
     if (!e.lifecycle.some((l) => l.afterSave)) return row;
     const sent = await sqlDuring(ctx.db, async () => {
       for (const l of e.lifecycle) await l.afterSave?.({ ...row }, sc);
@@ -325,8 +467,13 @@ class Generic {
   async replace(e: CompiledEntity, p: Params, ctx: ActionContext): Promise<unknown> {
     if (!Array.isArray(p.values)) throw mandatoryMissing(['values']);
     const set: Params = {};
-    for (const [k, v] of Object.entries(p)) if (!['values', 'sequential', 'options'].includes(k) && !k.startsWith('api.')) set[k] = v;
-    const { rows: before } = await this.select(e, { ...set, return: ['id'] }, ctx, { limit: 0, offset: 0, sequential: true });
+    for (const [k, v] of Object.entries(p))
+      if (!['values', 'sequential', 'options'].includes(k) && !k.startsWith('api.')) set[k] = v;
+    const { rows: before } = await this.select(e, { ...set, return: ['id'] }, ctx, {
+      limit: 0,
+      offset: 0,
+      sequential: true,
+    });
     const kept = new Set<number>();
     const saved: Row[] = [];
     for (const item of p.values as Params[]) {
@@ -343,7 +490,12 @@ class Generic {
   async update(e: CompiledEntity, p: Params, ctx: ActionContext): Promise<unknown> {
     if (p.id === undefined || p.id === null || p.id === '') throw invalid('Mandatory parameter missing id');
     const id = this.idOf(e, p)!;
-    const rows = await this.store.select(ctx.db, e, { where: [{ path: 'id', op: '=', value: id }], limit: 2 }, ctx.principal);
+    const rows = await this.store.select(
+      ctx.db,
+      e,
+      { where: [{ path: 'id', op: '=', value: id }], limit: 2 },
+      ctx.principal,
+    );
     if (!rows.length) throw invalid(`No ${e.name} with id ${id}`);
     const env = (await this.create(e, p, ctx)) as Record<string, unknown>;
     return { ...env, deprecated: DEPRECATED.update };
@@ -352,16 +504,32 @@ class Generic {
   async setvalue(e: CompiledEntity, p: Params, ctx: ActionContext): Promise<unknown> {
     const missing = ['id', 'field'].filter((k) => p[k] === undefined || p[k] === '');
     if (!('value' in p)) missing.push('value');
-    if (missing.length) throw api3Error('E_INVALID_PARAMS', 'required', `Mandatory key(s) missing from params array: ${missing.join(', ')}`, { fields: missing });
+    if (missing.length)
+      throw api3Error(
+        'E_INVALID_PARAMS',
+        'required',
+        `Mandatory key(s) missing from params array: ${missing.join(', ')}`,
+        { fields: missing },
+      );
     const id = this.idOf(e, p)!;
     const f = e.lookup.get(String(p.field));
-    if (!f || f.readonly || f.related || f.labelOf || f.via || f.name === 'id') throw api3Error('E_INVALID_PARAMS', 'invalid_field', `Param 'field' (${String(p.field)}) is invalid. must be an existing field`, { field: String(p.field) });
+    if (!f || f.readonly || f.related || f.labelOf || f.via || f.name === 'id')
+      throw api3Error(
+        'E_INVALID_PARAMS',
+        'invalid_field',
+        `Param 'field' (${String(p.field)}) is invalid. must be an existing field`,
+        { field: String(p.field) },
+      );
     if (f.type === 'Int' && p.value !== null && p.value !== '' && !/^-?\d+$/.test(String(p.value))) {
       throw api3Error('E_INVALID_PARAMS', 'NaN', `Param '${f.name}' must be a number`, { field: f.name });
     }
-    if (f.required && (p.value === null || p.value === '')) throw api3Error('E_INVALID_PARAMS', 'required', `Param '${f.name}' is required`, { field: f.name });
+    if (f.required && (p.value === null || p.value === ''))
+      throw api3Error('E_INVALID_PARAMS', 'required', `Param '${f.name}' is required`, { field: f.name });
     const row = await this.save(e, { id, [f.name]: p.value }, ctx);
-    return { ...scalarEnvelope(stringifyLeaves({ id: row.id, [f.name]: row[f.name] })), deprecated: DEPRECATED.setvalue };
+    return {
+      ...scalarEnvelope(stringifyLeaves({ id: row.id, [f.name]: row[f.name] })),
+      deprecated: DEPRECATED.setvalue,
+    };
   }
 
   async validate(e: CompiledEntity, p: Params, ctx: ActionContext): Promise<unknown> {
@@ -383,9 +551,14 @@ class Generic {
       }
       if (!isUpdate) {
         const vals: Row = {};
-        for (const [k, v] of Object.entries(params)) { const f = e.lookup.get(k); if (f) vals[f.name] = v; }
-        for (const f of e.fields) if (vals[f.name] === undefined && f.apiDefault !== undefined) vals[f.name] = f.apiDefault;
-        for (const m of this.missing(e, vals)) errors[m] ??= { message: `Mandatory key(s) missing from params array: ${m}`, code: 'mandatory_missing' };
+        for (const [k, v] of Object.entries(params)) {
+          const f = e.lookup.get(k);
+          if (f) vals[f.name] = v;
+        }
+        for (const f of e.fields)
+          if (vals[f.name] === undefined && f.apiDefault !== undefined) vals[f.name] = f.apiDefault;
+        for (const m of this.missing(e, vals))
+          errors[m] ??= { message: `Mandatory key(s) missing from params array: ${m}`, code: 'mandatory_missing' };
       }
     }
     return envelope([errors as Row], { sequential: true });
@@ -401,19 +574,34 @@ class Generic {
   }
 
   async getlist(e: CompiledEntity, p: Params, ctx: ActionContext): Promise<unknown> {
-    const labelField = String(p.label_field ?? e.labelField ?? ['sort_name', 'title', 'label', 'name', 'subject'].find((f) => e.byName.has(f)) ?? 'id');
-    const searchField = String(p.search_field ?? ['sort_name', 'title', 'label', 'name', 'subject'].find((f) => e.byName.has(f)) ?? labelField);
+    const labelField = String(
+      p.label_field ??
+        e.labelField ??
+        ['sort_name', 'title', 'label', 'name', 'subject'].find((f) => e.byName.has(f)) ??
+        'id',
+    );
+    const searchField = String(
+      p.search_field ?? ['sort_name', 'title', 'label', 'name', 'subject'].find((f) => e.byName.has(f)) ?? labelField,
+    );
     const idField = String(p.id_field ?? 'id');
-    for (const f of [labelField, searchField, idField]) if (!e.lookup.get(f)) throw invalid(`Unknown field ${f} for getlist`);
+    for (const f of [labelField, searchField, idField])
+      if (!e.lookup.get(f)) throw invalid(`Unknown field ${f} for getlist`);
     const pageSize = 15;
     const page = Math.max(1, Number(p.page_num ?? 1) || 1);
     const extra = p.params && typeof p.params === 'object' ? (p.params as Params) : {};
-    const filter: Params = { ...extra, return: [idField, labelField], options: { limit: pageSize + 1, offset: (page - 1) * pageSize, sort: labelField } };
+    const filter: Params = {
+      ...extra,
+      return: [idField, labelField],
+      options: { limit: pageSize + 1, offset: (page - 1) * pageSize, sort: labelField },
+    };
     if (p.id !== undefined && p.id !== '') filter[idField] = Array.isArray(p.id) ? { IN: p.id } : p.id;
-    else if (p.input !== undefined && p.input !== '') filter[searchField] = { LIKE: `${truthy(p.add_wildcard) ? '%' : ''}${String(p.input)}%` };
+    else if (p.input !== undefined && p.input !== '')
+      filter[searchField] = { LIKE: `${truthy(p.add_wildcard) ? '%' : ''}${String(p.input)}%` };
     const { rows } = await this.select(e, filter, ctx, { sequential: true });
     const more = rows.length > pageSize;
-    const values = rows.slice(0, pageSize).map((r) => ({ id: r[idField], label: r[labelField] ?? '', description: [] as string[] }));
+    const values = rows
+      .slice(0, pageSize)
+      .map((r) => ({ id: r[idField], label: r[labelField] ?? '', description: [] as string[] }));
     return envelope(values, { sequential: true, extra: { page_num: page, more_results: more } });
   }
 
@@ -429,7 +617,8 @@ class Generic {
     const opts = await this.registry.optionsFor(ctx.db, f);
     if (!opts) throw invalid(`The field '${name}' has no associated option list.`);
     const ctxName = String(optionValue(p, 'context') ?? p.context ?? 'get');
-    const pick = (o: { name: string; label: string }) => (ctxName === 'validate' || ctxName === 'match' ? o.name : o.label);
+    const pick = (o: { name: string; label: string }) =>
+      ctxName === 'validate' || ctxName === 'match' ? o.name : o.label;
     if (truthy(p.sequential)) return scalarEnvelope(opts.map((o) => ({ key: o.value, value: pick(o) })));
     return scalarEnvelope(Object.fromEntries(opts.map((o) => [o.value, pick(o)])));
   }
@@ -447,7 +636,8 @@ class Generic {
     const byUnique = action.startsWith('get');
     for (const f of e.fields) {
       if (!byUnique && (f.related || f.labelOf || f.via)) continue;
-      if (f.secret && !ctx.principal.permissions.has('*') && !f.secret.some((x) => ctx.principal.permissions.has(x))) continue;
+      if (f.secret && !ctx.principal.permissions.has('*') && !f.secret.some((x) => ctx.principal.permissions.has(x)))
+        continue;
       const spec: Row = { name: f.name, type: TYPE_CODES[f.type] ?? 2, title: f.title };
       if (f.description) spec.description = f.description;
       if (f.required) spec.required = true;
@@ -457,7 +647,12 @@ class Generic {
       spec.entity = e.name;
       if (f.fk) spec.FKApiName = f.fk;
       if (f.optionGroup) spec.pseudoconstant = { optionGroupName: f.optionGroup };
-      if (f.pseudoEntity) spec.pseudoconstant = { table: this.registry.get(f.pseudoEntity.entity).table, keyColumn: 'id', labelColumn: f.pseudoEntity.labelField };
+      if (f.pseudoEntity)
+        spec.pseudoconstant = {
+          table: this.registry.get(f.pseudoEntity.entity).table,
+          keyColumn: 'id',
+          labelColumn: f.pseudoEntity.labelField,
+        };
       if (f.serialize) spec.serialize = 1;
       if (f.uniqueName && f.uniqueName !== f.name) spec.uniqueName = f.uniqueName;
       spec.is_core_field = true;
@@ -467,9 +662,15 @@ class Generic {
       const aliases = [...(f.aliases ?? [])];
       if (f.name === 'id' && !aliases.includes(`${snakeName}_id`)) aliases.unshift(`${snakeName}_id`);
       if (aliases.length) spec['api.aliases'] = aliases;
-      if (getOptions && (getOptions === 'all' || getOptions === f.name) && (f.optionGroup || f.pseudoEntity || f.options)) {
+      if (
+        getOptions &&
+        (getOptions === 'all' || getOptions === f.name) &&
+        (f.optionGroup || f.pseudoEntity || f.options)
+      ) {
         const opts = (await this.registry.optionsFor(ctx.db, f)) ?? [];
-        spec.options = truthy(p.sequential) ? opts.map((o) => ({ key: o.value, value: o.label })) : Object.fromEntries(opts.map((o) => [o.value, o.label]));
+        spec.options = truthy(p.sequential)
+          ? opts.map((o) => ({ key: o.value, value: o.label }))
+          : Object.fromEntries(opts.map((o) => [o.value, o.label]));
       }
       const key = byUnique && f.uniqueName && f.name !== 'id' ? f.uniqueName : f.name;
       keyed[key] = spec;

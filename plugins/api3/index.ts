@@ -14,7 +14,11 @@ export class Api3CallError extends KernelError {
     const isK = source instanceof KernelError;
     const message = isK ? source.message : String(source.error_message ?? 'APIv3 call failed');
     const details = isK ? source.details : (source as Record<string, unknown>);
-    super(isK ? source.code : 'E_INVALID_PARAMS', message, { details, cause: isK ? source : undefined, status: isK ? source.status : undefined });
+    super(isK ? source.code : 'E_INVALID_PARAMS', message, {
+      details,
+      cause: isK ? source : undefined,
+      status: isK ? source.status : undefined,
+    });
     this.name = 'Api3CallError';
     this.errorCode = details?.error_code;
   }
@@ -30,18 +34,26 @@ function isCtx(x: unknown): x is ActionContext {
  * scope, it uses the scope's principal.
  * @example const c = await api3(ctx, 'Contact', 'create', { contact_type: 'Individual', first_name: 'Ann' });
  */
-export async function api3(from: ActionContext | AwilixContainer<Cradle>, entity: string, action: string, params: Record<string, unknown> = {}): Promise<unknown> {
+export async function api3(
+  from: ActionContext | AwilixContainer<Cradle>,
+  entity: string,
+  action: string,
+  params: Record<string, unknown> = {},
+): Promise<unknown> {
   const scope = isCtx(from) ? from.scope : from;
   const svc = scope.cradle.api3 as Api3Service;
   let result: unknown;
   try {
-    result = await svc.call(isCtx(from)
-      ? { entity, action, params, principal: from.principal, scope, db: from.db }
-      : { entity, action, params, principal: scope.cradle.principal, scope });
+    result = await svc.call(
+      isCtx(from)
+        ? { entity, action, params, principal: from.principal, scope, db: from.db }
+        : { entity, action, params, principal: scope.cradle.principal, scope },
+    );
   } catch (err) {
     if (err instanceof KernelError) throw new Api3CallError(err);
     throw err;
   }
-  if (result && typeof result === 'object' && (result as { is_error?: unknown }).is_error) throw new Api3CallError(result as Record<string, unknown>);
+  if (result && typeof result === 'object' && (result as { is_error?: unknown }).is_error)
+    throw new Api3CallError(result as Record<string, unknown>);
   return result;
 }

@@ -8,5 +8,9 @@ import { createApi3Service } from './service';
 export default definePlugin(({ services, actions, hooks }) => {
   hooks.tap(cliCommands, () => apiCliCommand(3, 'api3'));
   services.singleton('api3', (c) => createApi3Service(c.kernel as Kernel));
-  defineGenericActions(actions, services.resolve<EntityRegistry>('entities'), services.resolve<EntityStore>('entityStore'));
+  defineGenericActions(
+    actions,
+    services.resolve<EntityRegistry>('entities'),
+    services.resolve<EntityStore>('entityStore'),
+  );
 });

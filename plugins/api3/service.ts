@@ -30,7 +30,8 @@ function truthy(v: unknown): boolean {
 
 export function optionOf(params: Record<string, unknown>, name: string): unknown {
   const o = params.options;
-  if (o && typeof o === 'object' && !Array.isArray(o) && name in (o as object)) return (o as Record<string, unknown>)[name];
+  if (o && typeof o === 'object' && !Array.isArray(o) && name in (o as object))
+    return (o as Record<string, unknown>)[name];
   return params[`option.${name}`] ?? params[`option_${name}`];
 }
 
@@ -45,13 +46,19 @@ function formatOptions(params: Record<string, unknown>): { isSuccess: boolean; o
 }
 
 /** Splits chain params (`api.<Entity>[.<action>[.<suffix>]]`, `api_…`) from the rest. */
-export function splitChains(params: Record<string, unknown>, entity: string, action: string): { params: Record<string, unknown>; chains: Chain[] } {
+export function splitChains(
+  params: Record<string, unknown>,
+  entity: string,
+  action: string,
+): { params: Record<string, unknown>; chains: Chain[] } {
   const rest: Record<string, unknown> = {};
   const chains: Chain[] = [];
   for (const [key, value] of Object.entries(params)) {
-    const isChainKey = (key.startsWith('api.') || key.startsWith('api_')) && !BLACKLIST.has(key)
-      && !(entity === 'Contact' && key === 'api_key')
-      && ((value !== null && typeof value === 'object') || value === 1 || value === '1');
+    const isChainKey =
+      (key.startsWith('api.') || key.startsWith('api_')) &&
+      !BLACKLIST.has(key) &&
+      !(entity === 'Contact' && key === 'api_key') &&
+      ((value !== null && typeof value === 'object') || value === 1 || value === '1');
     if (!isChainKey) {
       rest[key] = value;
       continue;
@@ -66,9 +73,13 @@ export function createApi3Service(kernel: Kernel): Api3Service {
   const service: Api3Service = {
     async call(input: Api3Request): Promise<unknown> {
       // check_permissions off also lifts row access (the reference skips ACLs then too).
-      const req = input.checkPermissions === false && !input.principal.attributes?.[TRUSTED]
-        ? { ...input, principal: { ...input.principal, attributes: { ...input.principal.attributes, [TRUSTED]: true } } }
-        : input;
+      const req =
+        input.checkPermissions === false && !input.principal.attributes?.[TRUSTED]
+          ? {
+              ...input,
+              principal: { ...input.principal, attributes: { ...input.principal.attributes, [TRUSTED]: true } },
+            }
+          : input;
       const entity = normaliseEntity(req.entity);
       const action = normaliseAction(req.action);
       const { params, chains } = splitChains(req.params ?? {}, entity, action);
@@ -76,7 +87,14 @@ export function createApi3Service(kernel: Kernel): Api3Service {
       const fmt = formatOptions(params);
       if (fmt.isSuccess || fmt.onlyId) {
         // format.is_success → 1/0; format.only_id → the id (§2.2). Applied around the whole call.
-        const inner = { ...input, params: Object.fromEntries(Object.entries(input.params ?? {}).filter(([k, v]) => !FORMAT_KEYS.has(k) && !(k === 'format' && v && typeof v === 'object'))) };
+        const inner = {
+          ...input,
+          params: Object.fromEntries(
+            Object.entries(input.params ?? {}).filter(
+              ([k, v]) => !FORMAT_KEYS.has(k) && !(k === 'format' && v && typeof v === 'object'),
+            ),
+          ),
+        };
         try {
           const r = (await service.call(inner)) as { id?: unknown } | null;
           return fmt.isSuccess ? 1 : r && typeof r === 'object' ? r.id : r;
@@ -88,14 +106,36 @@ export function createApi3Service(kernel: Kernel): Api3Service {
       const runChains = chains.length > 0 && !NO_CHAIN_ACTIONS.has(action);
       try {
         if (!runChains) {
-          const result = await kernel.call({ version: 3, entity, action, params, principal: req.principal, scope: req.scope, db: req.db, checkPermissions: req.checkPermissions, rollback: forceRollback });
+          const result = await kernel.call({
+            version: 3,
+            entity,
+            action,
+            params,
+            principal: req.principal,
+            scope: req.scope,
+            db: req.db,
+            checkPermissions: req.checkPermissions,
+            rollback: forceRollback,
+          });
           if (forceRollback) (req.scope.cradle.entities as EntityRegistry | undefined)?.invalidateOptions();
           return result;
         }
         // Reads with read-only chains need no transaction (two fewer statements per call).
-        const readOnly = !forceRollback && action.startsWith('get') && chains.every((c) => c.action.startsWith('get') && !/"api[._]/.test(JSON.stringify(c.spec)));
+        const readOnly =
+          !forceRollback &&
+          action.startsWith('get') &&
+          chains.every((c) => c.action.startsWith('get') && !/"api[._]/.test(JSON.stringify(c.spec)));
         if (readOnly) {
-          const result = await kernel.call({ version: 3, entity, action, params, principal: req.principal, scope: req.scope, db: req.db, checkPermissions: req.checkPermissions });
+          const result = await kernel.call({
+            version: 3,
+            entity,
+            action,
+            params,
+            principal: req.principal,
+            scope: req.scope,
+            db: req.db,
+            checkPermissions: req.checkPermissions,
+          });
           await runChainsFor(result, entity, action, chains, req);
           return result;
         }
@@ -103,7 +143,16 @@ export function createApi3Service(kernel: Kernel): Api3Service {
         const outer: Knex = req.db ?? kernel.db;
         const trx = await outer.transaction();
         try {
-          const result = await kernel.call({ version: 3, entity, action, params, principal: req.principal, scope: req.scope, db: trx, checkPermissions: req.checkPermissions });
+          const result = await kernel.call({
+            version: 3,
+            entity,
+            action,
+            params,
+            principal: req.principal,
+            scope: req.scope,
+            db: trx,
+            checkPermissions: req.checkPermissions,
+          });
           await runChainsFor(result, entity, action, chains, { ...req, db: trx });
           if (forceRollback) {
             await trx.rollback();
@@ -122,7 +171,13 @@ export function createApi3Service(kernel: Kernel): Api3Service {
     },
   };
 
-  async function runChainsFor(result: unknown, parentEntity: string, parentAction: string, chains: Chain[], req: Api3Request): Promise<void> {
+  async function runChainsFor(
+    result: unknown,
+    parentEntity: string,
+    parentAction: string,
+    chains: Chain[],
+    req: Api3Request,
+  ): Promise<void> {
     const rows = rowsOf(result, parentAction);
     if (!rows.length) return;
     for (const chain of chains) {
@@ -135,7 +190,9 @@ export function createApi3Service(kernel: Kernel): Api3Service {
         const outs = await callMany(chain, perRow, req);
         outs.forEach((o, i) => perSpec[i].push(o));
       }
-      rows.forEach((row, i) => { row[chain.key] = isList ? perSpec[i] : perSpec[i][0]; });
+      rows.forEach((row, i) => {
+        row[chain.key] = isList ? perSpec[i] : perSpec[i][0];
+      });
     }
   }
 
@@ -153,25 +210,38 @@ export function createApi3Service(kernel: Kernel): Api3Service {
       return await service.call({ ...req, entity: chain.entity, action: chain.action, params });
     } catch (err) {
       const e = isKernelError(err) ? err : toApi3Error(err, chain.entity, chain.action);
-      const { error_code: _c, entity: _e, action: _a, api3Shape: _s, ...extras } = (e.details ?? {}) as Record<string, unknown>;
+      const {
+        error_code: _c,
+        entity: _e,
+        action: _a,
+        api3Shape: _s,
+        ...extras
+      } = (e.details ?? {}) as Record<string, unknown>;
       throw new KernelError('E_API3_CHAINED', `Error in call to ${chain.entity}_${chain.action} : ${e.message}`, {
-        details: { ...extras, error_code: 'chained_api_failed' }, cause: e,
+        details: { ...extras, error_code: 'chained_api_failed' },
+        cause: e,
       });
     }
   }
 
-  async function tryBatch(chain: Chain, perRow: Record<string, unknown>[], req: Api3Request): Promise<unknown[] | undefined> {
+  async function tryBatch(
+    chain: Chain,
+    perRow: Record<string, unknown>[],
+    req: Api3Request,
+  ): Promise<unknown[] | undefined> {
     const registry = req.scope.cradle.entities as EntityRegistry | undefined;
     const def = registry?.find(chain.entity);
     if (!def) return undefined;
     // Unknown filter keys are ignored by get anyway; drop them so the rows differ only where it matters.
-    const cleaned = perRow.map((p) => Object.fromEntries(Object.entries(p).filter(([k]) => registry!.fieldFor(def, k) || !isFilterLike(k))));
+    const cleaned = perRow.map((p) =>
+      Object.fromEntries(Object.entries(p).filter(([k]) => registry!.fieldFor(def, k) || !isFilterLike(k))),
+    );
     const keys = new Set(cleaned.flatMap((p) => Object.keys(p)));
     const varying = [...keys].filter((k) => new Set(cleaned.map((p) => JSON.stringify(p[k]))).size > 1);
     if (varying.length !== 1) return undefined;
     const key = varying[0];
     const field = registry!.fieldFor(def, key);
-    if (!field || (key.startsWith('api.') || key.startsWith('api_'))) return undefined;
+    if (!field || key.startsWith('api.') || key.startsWith('api_')) return undefined;
     const vals = cleaned.map((p) => p[key]);
     if (vals.some((v) => v === null || v === undefined || typeof v === 'object')) return undefined;
     const first = cleaned[0];
@@ -185,11 +255,23 @@ export function createApi3Service(kernel: Kernel): Api3Service {
     if (typeof ret === 'string') retList = ret.replace(/\s/g, '').split(',').filter(Boolean);
     else if (Array.isArray(ret)) retList = ret.map(String);
     const addedKey = retList && field.name !== 'id' && !retList.includes(key) && !retList.includes(field.name);
-    const options = { ...(typeof first.options === 'object' && first.options ? (first.options as object) : {}), limit: 0, offset: 0 };
-    const batchParams: Record<string, unknown> = { ...first, [key]: { IN: [...new Set(vals)] }, sequential: 1, options };
+    const options = {
+      ...(typeof first.options === 'object' && first.options ? (first.options as object) : {}),
+      limit: 0,
+      offset: 0,
+    };
+    const batchParams: Record<string, unknown> = {
+      ...first,
+      [key]: { IN: [...new Set(vals)] },
+      sequential: 1,
+      options,
+    };
     delete batchParams.rowCount;
     delete batchParams.offset;
-    delete batchParams.option_limit; delete batchParams['option.limit']; delete batchParams.option_offset; delete batchParams['option.offset'];
+    delete batchParams.option_limit;
+    delete batchParams['option.limit'];
+    delete batchParams.option_offset;
+    delete batchParams['option.offset'];
     if (retList) batchParams.return = addedKey ? [...retList, field.name] : retList;
     let result: unknown;
     try {
@@ -207,7 +289,12 @@ export function createApi3Service(kernel: Kernel): Api3Service {
     return vals.map((v) => {
       let rows = groups.get(String(v)) ?? [];
       rows = rows.slice(offset, limit ? offset + limit : undefined);
-      if (addedKey) rows = rows.map((r) => { const c = { ...r }; delete c[field.name]; return c; });
+      if (addedKey)
+        rows = rows.map((r) => {
+          const c = { ...r };
+          delete c[field.name];
+          return c;
+        });
       return envelope(rows, { sequential });
     });
   }
@@ -216,11 +303,23 @@ export function createApi3Service(kernel: Kernel): Api3Service {
 }
 
 function isFilterLike(k: string): boolean {
-  return !['options', 'sequential', 'return', 'rowCount', 'offset', 'sort', 'debug'].includes(k) && !k.startsWith('option.') && !/^option_(limit|offset|sort)$/.test(k) && !k.startsWith('api.') && !k.startsWith('api_') && !k.startsWith('return.');
+  return (
+    !['options', 'sequential', 'return', 'rowCount', 'offset', 'sort', 'debug'].includes(k) &&
+    !k.startsWith('option.') &&
+    !/^option_(limit|offset|sort)$/.test(k) &&
+    !k.startsWith('api.') &&
+    !k.startsWith('api_') &&
+    !k.startsWith('return.')
+  );
 }
 
 /** The defaults a chained call gets from its parent row (§3.5), then the caller's params with `$value.` substituted. */
-function subParams(parentEntity: string, subEntity: string, row: Record<string, unknown>, spec: Record<string, unknown>): Record<string, unknown> {
+function subParams(
+  parentEntity: string,
+  subEntity: string,
+  row: Record<string, unknown>,
+  spec: Record<string, unknown>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const parentSnake = snake(parentEntity);
   const subSnake = snake(subEntity);
@@ -235,7 +334,8 @@ function subParams(parentEntity: string, subEntity: string, row: Record<string, 
   if (parentEntity === subEntity) out.id = id;
   out.sequential = 1;
   // Nested chains keep their `$value.` for their own parent rows.
-  for (const [k, v] of Object.entries(spec)) out[k] = k.startsWith('api.') || k.startsWith('api_') ? v : substitute(v, row);
+  for (const [k, v] of Object.entries(spec))
+    out[k] = k.startsWith('api.') || k.startsWith('api_') ? v : substitute(v, row);
   return out;
 }
 
@@ -265,7 +365,12 @@ function substitute(v: unknown, row: Record<string, unknown>): unknown {
   if (typeof v === 'string' && v.startsWith('$value.')) return resolvePath(row, v.slice(7));
   if (v && typeof v === 'object' && !Array.isArray(v)) {
     const entries = Object.entries(v as Record<string, unknown>);
-    if (entries.length && (OPERATORS as readonly string[]).includes(entries[0][0]) && typeof entries[0][1] === 'string' && (entries[0][1] as string).startsWith('$value.')) {
+    if (
+      entries.length &&
+      (OPERATORS as readonly string[]).includes(entries[0][0]) &&
+      typeof entries[0][1] === 'string' &&
+      (entries[0][1] as string).startsWith('$value.')
+    ) {
       const val = resolvePath(row, (entries[0][1] as string).slice(7));
       return { ...(v as object), [entries[0][0]]: val ?? '' };
     }

@@ -2,16 +2,45 @@
  * The generic APIv4 actions, written once over entity metadata (entity `'*'`, version 4): get, create,
  * update, save, delete, replace, getFields, getActions, checkAccess; every one accepts `chain`.
  */
-import { KernelError, isKernelError, type ActionContext, type ActionRegistrar, type Permission, type Principal } from '../../kernel';
+import {
+  KernelError,
+  isKernelError,
+  type ActionContext,
+  type ActionRegistrar,
+  type Permission,
+  type Principal,
+} from '../../kernel';
 import type { CompiledEntity, EntityRegistry, FieldDef, SaveContext } from '../entity-core';
 import { permissionFor } from '../entity-core/permissions';
 import { TRUSTED, type Condition, type EntityStore } from '../entity-core/store';
-import { coerceWrite, equalities, invalid, mayRead, mentions, parseOrderBy, parseWhere, resolvePath, v4Field, v4Fields, type WhereContext } from './params';
+import {
+  coerceWrite,
+  equalities,
+  invalid,
+  mayRead,
+  mentions,
+  parseOrderBy,
+  parseWhere,
+  resolvePath,
+  v4Field,
+  v4Fields,
+  type WhereContext,
+} from './params';
 import type { Api4Result, Row } from './types';
 
 type Params = Record<string, unknown>;
 
-export const ACTIONS = ['get', 'create', 'update', 'save', 'delete', 'replace', 'getFields', 'getActions', 'checkAccess'] as const;
+export const ACTIONS = [
+  'get',
+  'create',
+  'update',
+  'save',
+  'delete',
+  'replace',
+  'getFields',
+  'getActions',
+  'checkAccess',
+] as const;
 type ActionName = (typeof ACTIONS)[number];
 const WRITES = new Set<string>(['create', 'update', 'save', 'delete', 'replace']);
 
@@ -31,30 +60,79 @@ const list = { type: 'array' } as const;
 const obj = { type: 'object' } as const;
 const common = { checkPermissions: { type: 'boolean' }, chain: obj, debug: {}, language: { type: 'string' } };
 const SCHEMAS: Record<ActionName, object> = {
-  get: { select: { type: 'array', items: { type: 'string' } }, where: list, orderBy: obj, limit: { type: 'integer', minimum: 0 }, offset: { type: 'integer', minimum: 0 } },
+  get: {
+    select: { type: 'array', items: { type: 'string' } },
+    where: list,
+    orderBy: obj,
+    limit: { type: 'integer', minimum: 0 },
+    offset: { type: 'integer', minimum: 0 },
+  },
   create: { values: obj },
   update: { values: obj, where: list, reload: { type: 'boolean' } },
-  save: { records: { type: 'array', items: obj }, defaults: obj, match: { type: 'array', items: { type: 'string' } }, reload: { type: 'boolean' } },
+  save: {
+    records: { type: 'array', items: obj },
+    defaults: obj,
+    match: { type: 'array', items: { type: 'string' } },
+    reload: { type: 'boolean' },
+  },
   delete: { where: list },
   replace: { records: { type: 'array', items: obj }, defaults: obj, where: list },
-  getFields: { action: { type: 'string' }, loadOptions: { anyOf: [{ type: 'boolean' }, { type: 'array', items: { enum: ['id', 'name', 'label', 'description', 'color', 'icon'] } }] }, select: { type: 'array', items: { type: 'string' } }, where: list, values: obj },
+  getFields: {
+    action: { type: 'string' },
+    loadOptions: {
+      anyOf: [
+        { type: 'boolean' },
+        { type: 'array', items: { enum: ['id', 'name', 'label', 'description', 'color', 'icon'] } },
+      ],
+    },
+    select: { type: 'array', items: { type: 'string' } },
+    where: list,
+    values: obj,
+  },
   getActions: { select: { type: 'array', items: { type: 'string' } }, where: list },
   checkAccess: { action: { type: 'string', minLength: 1 }, values: obj },
 };
 
-const DATA_TYPES: Record<string, string> = { Int: 'Integer', String: 'String', Text: 'Text', Boolean: 'Boolean', Date: 'Date', Timestamp: 'Timestamp', Float: 'Float', Money: 'Money', Email: 'String', Url: 'String' };
-const INPUT_TYPES: Record<string, string> = { Int: 'Number', String: 'Text', Text: 'TextArea', Boolean: 'CheckBox', Date: 'Date', Timestamp: 'Date', Float: 'Number', Money: 'Number', Email: 'Email', Url: 'Url' };
+const DATA_TYPES: Record<string, string> = {
+  Int: 'Integer',
+  String: 'String',
+  Text: 'Text',
+  Boolean: 'Boolean',
+  Date: 'Date',
+  Timestamp: 'Timestamp',
+  Float: 'Float',
+  Money: 'Money',
+  Email: 'String',
+  Url: 'String',
+};
+const INPUT_TYPES: Record<string, string> = {
+  Int: 'Number',
+  String: 'Text',
+  Text: 'TextArea',
+  Boolean: 'CheckBox',
+  Date: 'Date',
+  Timestamp: 'Date',
+  Float: 'Number',
+  Money: 'Number',
+  Email: 'Email',
+  Url: 'Url',
+};
 
 /** The permission an APIv4 action needs, from the entity's map (shared with APIv3). */
 export function v4Permission(registry: EntityRegistry, entity: string, action: string): Permission {
   const p = (a: string) => permissionFor(registry, entity, a);
-  const own = registry.find(entity)?.permissions?.[action.toLowerCase()] ?? registry.find(entity)?.permissions?.[action];
+  const own =
+    registry.find(entity)?.permissions?.[action.toLowerCase()] ?? registry.find(entity)?.permissions?.[action];
   if (own !== undefined) return own; // the entity's map names this action itself
   switch (action.toLowerCase()) {
-    case 'save': return { allOf: [p('create'), p('update')] };
-    case 'replace': return { allOf: [p('create'), p('update'), p('delete')] };
-    case 'checkaccess': return 'public';
-    default: return p(action);
+    case 'save':
+      return { allOf: [p('create'), p('update')] };
+    case 'replace':
+      return { allOf: [p('create'), p('update'), p('delete')] };
+    case 'checkaccess':
+      return 'public';
+    default:
+      return p(action);
   }
 }
 
@@ -74,7 +152,14 @@ export function defineGenericActions(actions: ActionRegistrar, registry: EntityR
         const e = registry.get(ctx.entity);
         const { values, countMatched } = await g.run(action, e, params, ctx);
         if (params.chain) await g.chain(values, params.chain, ctx);
-        const result: Api4Result = { entity: e.name, action, version: 4, values, count: countMatched ?? values.length, countFetched: values.length };
+        const result: Api4Result = {
+          entity: e.name,
+          action,
+          version: 4,
+          values,
+          count: countMatched ?? values.length,
+          countFetched: values.length,
+        };
         if (countMatched !== undefined) result.countMatched = countMatched;
         return result;
       },
@@ -85,19 +170,36 @@ export function defineGenericActions(actions: ActionRegistrar, registry: EntityR
 const ACL = () => new KernelError('E_FORBIDDEN', 'ACL check failed', { details: { acl: true } });
 
 class Generic {
-  constructor(private registry: EntityRegistry, private store: EntityStore) {}
+  constructor(
+    private registry: EntityRegistry,
+    private store: EntityStore,
+  ) {}
 
-  run(action: ActionName, e: CompiledEntity, p: Params, ctx: ActionContext): Promise<{ values: Row[]; countMatched?: number }> {
+  run(
+    action: ActionName,
+    e: CompiledEntity,
+    p: Params,
+    ctx: ActionContext,
+  ): Promise<{ values: Row[]; countMatched?: number }> {
     switch (action) {
-      case 'get': return this.get(e, p, ctx);
-      case 'create': return this.create(e, p, ctx);
-      case 'update': return this.update(e, p, ctx);
-      case 'save': return this.save(e, p, ctx);
-      case 'delete': return this.delete(e, p, ctx);
-      case 'replace': return this.replace(e, p, ctx);
-      case 'getFields': return this.getFields(e, p, ctx);
-      case 'getActions': return this.getActions(e, p, ctx);
-      case 'checkAccess': return this.checkAccess(e, p, ctx);
+      case 'get':
+        return this.get(e, p, ctx);
+      case 'create':
+        return this.create(e, p, ctx);
+      case 'update':
+        return this.update(e, p, ctx);
+      case 'save':
+        return this.save(e, p, ctx);
+      case 'delete':
+        return this.delete(e, p, ctx);
+      case 'replace':
+        return this.replace(e, p, ctx);
+      case 'getFields':
+        return this.getFields(e, p, ctx);
+      case 'getActions':
+        return this.getActions(e, p, ctx);
+      case 'checkAccess':
+        return this.checkAccess(e, p, ctx);
     }
   }
 
@@ -109,14 +211,22 @@ class Generic {
    * Conditions of a read or write: `where`, the conditions the entity's `beforeGet` taps add (e.g. only
    * the caller's session's tokens), then the entity's get defaults (Contact's `is_deleted`).
    */
-  private where(e: CompiledEntity, where: unknown, wc: WhereContext, applyDefaults = true, params: Params = {}): Condition[] {
+  private where(
+    e: CompiledEntity,
+    where: unknown,
+    wc: WhereContext,
+    applyDefaults = true,
+    params: Params = {},
+  ): Condition[] {
     const conds = parseWhere(wc, where);
     for (const l of e.lifecycle) {
       const r = l.beforeGet?.(params, { principal: wc.principal });
       if (r?.where?.length) conds.push(...r.where);
     }
     if (applyDefaults) {
-      for (const f of v4Fields(e)) if (f.getDefault !== undefined && !mentions(conds, f.name)) conds.push({ path: f.name, op: '=', value: f.getDefault });
+      for (const f of v4Fields(e))
+        if (f.getDefault !== undefined && !mentions(conds, f.name))
+          conds.push({ path: f.name, op: '=', value: f.getDefault });
     }
     return conds;
   }
@@ -130,7 +240,9 @@ class Generic {
         seen.add(j.name);
         if (ctx.principal.attributes?.[TRUSTED]) continue;
         if (!(await ctx.scope.cradle.kernel.can(j.name, 'get', ctx.principal, { version: 4 }))) {
-          throw new KernelError('E_FORBIDDEN', `Authorization failed: cannot join onto ${j.name} in ${r.path}`, { details: { acl: true } });
+          throw new KernelError('E_FORBIDDEN', `Authorization failed: cannot join onto ${j.name} in ${r.path}`, {
+            details: { acl: true },
+          });
         }
       }
     }
@@ -148,13 +260,22 @@ class Generic {
   }
 
   private allFields(e: CompiledEntity, principal: Principal): Map<string, FieldDef> {
-    return new Map(v4Fields(e).filter((f) => mayRead(f, principal)).map((f) => [f.name, f]));
+    return new Map(
+      v4Fields(e)
+        .filter((f) => mayRead(f, principal))
+        .map((f) => [f.name, f]),
+    );
   }
 
   /** A written record as returned by create/update/save: secrets are never echoed, to anyone. */
   private async readById(e: CompiledEntity, id: number, ctx: ActionContext): Promise<Row> {
     const fields = new Map([...this.allFields(e, ctx.principal)].filter(([, f]) => !f.secret));
-    const rows = await this.store.select(ctx.db, e, { where: [{ path: 'id', op: '=', value: id }], select: [...fields.keys()], limit: 1 }, null);
+    const rows = await this.store.select(
+      ctx.db,
+      e,
+      { where: [{ path: 'id', op: '=', value: id }], select: [...fields.keys()], limit: 1 },
+      null,
+    );
     return this.out(fields, rows[0] ?? { id }, ctx.principal);
   }
 
@@ -166,7 +287,8 @@ class Generic {
     const rowCount = requested.includes('row_count');
     const rest = requested.filter((s) => s !== 'row_count');
     const fields = new Map<string, FieldDef>();
-    if (!rest.length && !rowCount || rest.includes('*')) for (const [k, f] of this.allFields(e, ctx.principal)) if (!f.secret) fields.set(k, f);
+    if ((!rest.length && !rowCount) || rest.includes('*'))
+      for (const [k, f] of this.allFields(e, ctx.principal)) if (!f.secret) fields.set(k, f);
     for (const s of rest) {
       if (s === '*') continue;
       if (s.endsWith('.*')) {
@@ -193,16 +315,32 @@ class Generic {
           const r = resolvePath(this.registry, e, ref, ctx.principal);
           wc.paths.push(r);
           fields.set(ref, r.field);
-        } catch { /* not a field of this entity: left as written */ }
+        } catch {
+          /* not a field of this entity: left as written */
+        }
       }
       await this.checkJoins(wc, ctx);
     }
     let values: Row[] = [];
     if (fields.size) {
-      const raw = await this.store.select(ctx.db, e, { where, select: [...fields.keys()], sort, limit: (p.limit as number) || undefined, offset: (p.offset as number) || undefined, joinAccess: true }, ctx.principal);
+      const raw = await this.store.select(
+        ctx.db,
+        e,
+        {
+          where,
+          select: [...fields.keys()],
+          sort,
+          limit: (p.limit as number) || undefined,
+          offset: (p.offset as number) || undefined,
+          joinAccess: true,
+        },
+        ctx.principal,
+      );
       values = raw.map((r) => this.out(fields, r, ctx.principal));
     }
-    const countMatched = rowCount ? await this.store.count(ctx.db, e, { where, joinAccess: true }, ctx.principal) : undefined;
+    const countMatched = rowCount
+      ? await this.store.count(ctx.db, e, { where, joinAccess: true }, ctx.principal)
+      : undefined;
     return { values, countMatched };
   }
 
@@ -235,9 +373,22 @@ class Generic {
   private saveCtx(ctx: ActionContext, params: Row, existing: Row | null): SaveContext {
     const trusted: Principal = { ...ctx.principal, attributes: { ...ctx.principal.attributes, [TRUSTED]: true } };
     return {
-      db: ctx.db, principal: ctx.principal, params, existing,
+      db: ctx.db,
+      principal: ctx.principal,
+      params,
+      existing,
       // Lifecycle taps speak APIv3 (their params shape); they run trusted, in this transaction.
-      call: (entity, action, sub) => ctx.scope.cradle.kernel.call({ version: 3, entity, action, params: sub, principal: trusted, scope: ctx.scope, db: ctx.db, checkPermissions: false }),
+      call: (entity, action, sub) =>
+        ctx.scope.cradle.kernel.call({
+          version: 3,
+          entity,
+          action,
+          params: sub,
+          principal: trusted,
+          scope: ctx.scope,
+          db: ctx.db,
+          checkPermissions: false,
+        }),
     };
   }
 
@@ -254,28 +405,52 @@ class Generic {
   private async saveOne(e: CompiledEntity, input: Row, existing: Row | null, ctx: ActionContext): Promise<Row> {
     let values: Row = { ...input };
     delete values.id;
-    if (!existing) for (const f of v4Fields(e)) if (values[f.name] === undefined && f.apiDefault !== undefined) values[f.name] = f.apiDefault;
+    if (!existing)
+      for (const f of v4Fields(e))
+        if (values[f.name] === undefined && f.apiDefault !== undefined) values[f.name] = f.apiDefault;
     const sc = this.saveCtx(ctx, input, existing);
     for (const l of e.lifecycle) {
       const v = await l.beforeSave?.(values, sc);
       if (v) values = v;
     }
     // A JSON text field given as an object or list (and left so by the entity's taps) is stored as JSON.
-    for (const f of v4Fields(e)) if (!f.serialize && values[f.name] !== null && typeof values[f.name] === 'object') values[f.name] = JSON.stringify(values[f.name]);
+    for (const f of v4Fields(e))
+      if (!f.serialize && values[f.name] !== null && typeof values[f.name] === 'object')
+        values[f.name] = JSON.stringify(values[f.name]);
     if (!existing) {
-      const missing = v4Fields(e).filter((f) => f.apiRequired && (values[f.name] === undefined || values[f.name] === null || values[f.name] === '')).map((f) => f.name);
-      if (missing.length) throw invalid(`Mandatory values missing from Api4 ${e.name}::create: ${missing.join(', ')}`, { fields: missing });
+      const missing = v4Fields(e)
+        .filter(
+          (f) => f.apiRequired && (values[f.name] === undefined || values[f.name] === null || values[f.name] === ''),
+        )
+        .map((f) => f.name);
+      if (missing.length)
+        throw invalid(`Mandatory values missing from Api4 ${e.name}::create: ${missing.join(', ')}`, {
+          fields: missing,
+        });
     }
     await this.acl(e, existing ? 'edit' : 'create', existing ?? values, ctx);
-    if (existing && e.ownerField && values[e.ownerField] !== undefined && values[e.ownerField] !== existing[e.ownerField]) await this.acl(e, 'edit', values, ctx);
+    if (
+      existing &&
+      e.ownerField &&
+      values[e.ownerField] !== undefined &&
+      values[e.ownerField] !== existing[e.ownerField]
+    )
+      await this.acl(e, 'edit', values, ctx);
     // The write's RETURNING gives the stored row for the afterSave hooks; the answer is read as APIv4 shows it.
-    const row = existing ? (await this.store.updateRow(ctx.db, e, Number(existing.id), values))! : await this.store.insertRow(ctx.db, e, values);
+    const row = existing
+      ? (await this.store.updateRow(ctx.db, e, Number(existing.id), values))!
+      : await this.store.insertRow(ctx.db, e, values);
     for (const l of e.lifecycle) await l.afterSave?.(row, sc);
     return this.readById(e, Number(row.id), ctx);
   }
 
   /** Ids the caller may see among the records matching `where` (row access: view). */
-  private async matching(e: CompiledEntity, where: unknown, ctx: ActionContext, extra: Condition[] = []): Promise<number[]> {
+  private async matching(
+    e: CompiledEntity,
+    where: unknown,
+    ctx: ActionContext,
+    extra: Condition[] = [],
+  ): Promise<number[]> {
     const wc = this.wc(e, ctx);
     const conds = [...extra, ...this.where(e, where, wc, false)];
     await this.checkJoins(wc, ctx);
@@ -291,7 +466,8 @@ class Generic {
   async update(e: CompiledEntity, p: Params, ctx: ActionContext) {
     const values = this.values(e, p.values, ctx.principal);
     const hasWhere = Array.isArray(p.where) && p.where.length > 0;
-    if (!hasWhere && values.id === undefined) throw invalid('Parameter "where" is required unless values include an id', { error_field: 'where' });
+    if (!hasWhere && values.id === undefined)
+      throw invalid('Parameter "where" is required unless values include an id', { error_field: 'where' });
     const extra: Condition[] = values.id !== undefined ? [{ path: 'id', op: '=', value: values.id }] : [];
     const ids = await this.matching(e, p.where, ctx, extra);
     delete values.id;
@@ -317,9 +493,14 @@ class Generic {
         }
         existing = await this.store.byId(ctx.db, e, values.id as number);
       } else if (match.length && match.every((m) => m in values)) {
-        const conds: Condition[] = match.map((m) => (values[m] === null ? { path: m, op: 'IS NULL' } : { path: m, op: '=', value: values[m] }));
+        const conds: Condition[] = match.map((m) =>
+          values[m] === null ? { path: m, op: 'IS NULL' } : { path: m, op: '=', value: values[m] },
+        );
         const ids = await this.matching(e, undefined, ctx, conds);
-        if (ids.length > 1) throw invalid(`records[${i}]: match criteria found ${ids.length} ${e.name} records`, { error_field: 'match' });
+        if (ids.length > 1)
+          throw invalid(`records[${i}]: match criteria found ${ids.length} ${e.name} records`, {
+            error_field: 'match',
+          });
         if (ids.length) existing = await this.store.byId(ctx.db, e, ids[0]);
       }
       out.push(await this.saveOne(e, values, existing, ctx));
@@ -328,7 +509,8 @@ class Generic {
   }
 
   async delete(e: CompiledEntity, p: Params, ctx: ActionContext) {
-    if (!Array.isArray(p.where) || !p.where.length) throw invalid('Parameter "where" is required for delete', { error_field: 'where' });
+    if (!Array.isArray(p.where) || !p.where.length)
+      throw invalid('Parameter "where" is required for delete', { error_field: 'where' });
     const ids = await this.matching(e, p.where, ctx);
     const out: Row[] = [];
     for (const id of ids) {
@@ -347,7 +529,8 @@ class Generic {
   }
 
   async replace(e: CompiledEntity, p: Params, ctx: ActionContext) {
-    if (!Array.isArray(p.where) || !p.where.length) throw invalid('Parameter "where" is required for replace', { error_field: 'where' });
+    if (!Array.isArray(p.where) || !p.where.length)
+      throw invalid('Parameter "where" is required for replace', { error_field: 'where' });
     const wc = this.wc(e, ctx);
     const conds = parseWhere(wc, p.where);
     const before = await this.matching(e, p.where, ctx);
@@ -368,19 +551,40 @@ class Generic {
     for (const f of v4Fields(e)) {
       if (!mayRead(f, ctx.principal)) continue;
       const spec: Row = {
-        name: f.name, title: f.title, description: f.description ?? null, type: 'Field', entity: e.name,
-        data_type: DATA_TYPES[f.type] ?? 'String', input_type: f.optionGroup || f.pseudoEntity || f.options ? 'Select' : f.fk ? 'EntityRef' : INPUT_TYPES[f.type] ?? 'Text',
+        name: f.name,
+        title: f.title,
+        description: f.description ?? null,
+        type: 'Field',
+        entity: e.name,
+        data_type: DATA_TYPES[f.type] ?? 'String',
+        input_type:
+          f.optionGroup || f.pseudoEntity || f.options
+            ? 'Select'
+            : f.fk
+              ? 'EntityRef'
+              : (INPUT_TYPES[f.type] ?? 'Text'),
         required: action === 'create' ? !!f.apiRequired : false,
-        nullable: !f.required, readonly: !!f.readonly || f.name === 'id',
-        default_value: f.apiDefault ?? null, fk_entity: f.fk ?? null, serialize: f.serialize ? 1 : null,
-        column_name: f.column ?? f.name, maxlength: f.maxlength ?? null, options: false as unknown,
+        nullable: !f.required,
+        readonly: !!f.readonly || f.name === 'id',
+        default_value: f.apiDefault ?? null,
+        fk_entity: f.fk ?? null,
+        serialize: f.serialize ? 1 : null,
+        column_name: f.column ?? f.name,
+        maxlength: f.maxlength ?? null,
+        options: false as unknown,
       };
       if (f.optionGroup || f.pseudoEntity || f.options) {
         spec.options = true;
         if (loadOptions) {
           const opts = (await this.registry.optionsFor(ctx.db, f)) ?? [];
           spec.options = Array.isArray(loadOptions)
-            ? opts.map((o) => Object.fromEntries((loadOptions as string[]).filter((k) => ['id', 'name', 'label'].includes(k)).map((k) => [k, k === 'id' ? optionId(f, o.value) : (o as unknown as Row)[k]])))
+            ? opts.map((o) =>
+                Object.fromEntries(
+                  (loadOptions as string[])
+                    .filter((k) => ['id', 'name', 'label'].includes(k))
+                    .map((k) => [k, k === 'id' ? optionId(f, o.value) : (o as unknown as Row)[k]]),
+                ),
+              )
             : Object.fromEntries(opts.map((o) => [o.value, o.label]));
         }
       }
@@ -393,7 +597,8 @@ class Generic {
     const kernel = ctx.scope.cradle.kernel;
     const values: Row[] = [];
     for (const a of kernel.actions.list({ version: 4, entity: e.name })) {
-      if (await kernel.can(e.name, a.action, ctx.principal, { version: 4 })) values.push({ name: a.action, description: a.description });
+      if (await kernel.can(e.name, a.action, ctx.principal, { version: 4 }))
+        values.push({ name: a.action, description: a.description });
     }
     return { values: pick(filterRows(values, p.where), p.select) };
   }
@@ -405,12 +610,28 @@ class Generic {
     const values = (p.values ?? {}) as Row;
     if (access && e.ownerField && !ctx.principal.attributes?.[TRUSTED]) {
       const a = action.toLowerCase();
-      const op = a === 'delete' ? 'delete' : a === 'create' || ((a === 'save') && values.id === undefined) ? 'create' : ['update', 'save'].includes(a) ? 'edit' : a === 'get' ? 'view' : undefined;
+      const op =
+        a === 'delete'
+          ? 'delete'
+          : a === 'create' || (a === 'save' && values.id === undefined)
+            ? 'create'
+            : ['update', 'save'].includes(a)
+              ? 'edit'
+              : a === 'get'
+                ? 'view'
+                : undefined;
       try {
         if (op === 'create') await this.store.checkWrite(e, 'create', values, ctx.principal);
         else if (op && values.id !== undefined) {
           const id = Number(values.id);
-          const visible = Number.isSafeInteger(id) ? await this.store.select(ctx.db, e, { where: [{ path: 'id', op: '=', value: id }], select: ['id'] }, ctx.principal) : [];
+          const visible = Number.isSafeInteger(id)
+            ? await this.store.select(
+                ctx.db,
+                e,
+                { where: [{ path: 'id', op: '=', value: id }], select: ['id'] },
+                ctx.principal,
+              )
+            : [];
           const row = visible.length ? await this.store.byId(ctx.db, e, id) : null;
           if (!row) access = false;
           else if (op !== 'view') await this.store.checkWrite(e, op, row, ctx.principal);
@@ -427,10 +648,16 @@ class Generic {
 
   /** `chain: {name: [entity, action, params, index]}` per row, with `$field` back-references. */
   async chain(rows: Row[], chain: unknown, ctx: ActionContext): Promise<void> {
-    if (typeof chain !== 'object' || chain === null || Array.isArray(chain)) throw invalid('chain must be an object {name: [entity, action, params, index]}');
+    if (typeof chain !== 'object' || chain === null || Array.isArray(chain))
+      throw invalid('chain must be an object {name: [entity, action, params, index]}');
     const specs = Object.entries(chain as Row);
     for (const [name, spec] of specs) {
-      if (!Array.isArray(spec) || typeof spec[0] !== 'string' || typeof spec[1] !== 'string' || (spec[2] !== undefined && (typeof spec[2] !== 'object' || spec[2] === null || Array.isArray(spec[2])))) {
+      if (
+        !Array.isArray(spec) ||
+        typeof spec[0] !== 'string' ||
+        typeof spec[1] !== 'string' ||
+        (spec[2] !== undefined && (typeof spec[2] !== 'object' || spec[2] === null || Array.isArray(spec[2])))
+      ) {
         throw invalid(`chain ${name}: expected [entity, action, params, index]`);
       }
       if (name === '__proto__' || name in Object.prototype) throw invalid(`chain name ${name} is not allowed`);
@@ -450,7 +677,9 @@ class Generic {
 function pick(rows: Row[], select: unknown): Row[] {
   const keys = Array.isArray(select) ? (select as string[]) : [];
   if (!keys.length) return rows;
-  return rows.map((r) => Object.fromEntries(keys.filter((k) => Object.prototype.hasOwnProperty.call(r, k)).map((k) => [k, r[k]])));
+  return rows.map((r) =>
+    Object.fromEntries(keys.filter((k) => Object.prototype.hasOwnProperty.call(r, k)).map((k) => [k, r[k]])),
+  );
 }
 
 /** `where` over metadata rows, in memory: `=`, `!=`, `<>`, `IN`, `NOT IN`, `LIKE`, `IS NULL`, `IS NOT NULL`, and groups. */
@@ -459,7 +688,8 @@ function filterRows(rows: Row[], where: unknown): Row[] {
   if (!Array.isArray(where)) throw invalid('Parameter "where" must be a list of clauses');
   const test = (r: Row, clause: unknown, depth: number): boolean => {
     if (depth > 16) throw invalid('Where clauses nested too deep');
-    if (!Array.isArray(clause) || typeof clause[0] !== 'string') throw invalid(`Invalid where clause ${JSON.stringify(clause)?.slice(0, 100)}`);
+    if (!Array.isArray(clause) || typeof clause[0] !== 'string')
+      throw invalid(`Invalid where clause ${JSON.stringify(clause)?.slice(0, 100)}`);
     const [head, op, value] = clause as [string, unknown, unknown];
     if (head === 'OR' || head === 'AND' || head === 'NOT') {
       if (!Array.isArray(op)) throw invalid(`${head} group needs a list of clauses`);
@@ -469,21 +699,34 @@ function filterRows(rows: Row[], where: unknown): Row[] {
     const v = Object.prototype.hasOwnProperty.call(r, head) ? r[head] : null;
     const o = typeof op === 'string' ? op.toUpperCase() : '';
     switch (o) {
-      case '=': return v === value || (v !== null && value !== null && String(v) === String(value));
-      case '!=': case '<>': return !(v === value || (v !== null && value !== null && String(v) === String(value)));
-      case 'IN': case 'NOT IN': {
+      case '=':
+        return v === value || (v !== null && value !== null && String(v) === String(value));
+      case '!=':
+      case '<>':
+        return !(v === value || (v !== null && value !== null && String(v) === String(value)));
+      case 'IN':
+      case 'NOT IN': {
         if (!Array.isArray(value)) throw invalid(`Operator ${o} needs a list`);
         const hit = value.some((x) => String(x) === String(v));
         return o === 'IN' ? hit : !hit;
       }
       case 'LIKE': {
         if (typeof value !== 'string') throw invalid('Operator LIKE needs a string');
-        const re = new RegExp(`^${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/%/g, '.*').replace(/_/g, '.')}$`, 'is');
+        const re = new RegExp(
+          `^${value
+            .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+            .replace(/%/g, '.*')
+            .replace(/_/g, '.')}$`,
+          'is',
+        );
         return v !== null && re.test(String(v));
       }
-      case 'IS NULL': return v === null || v === undefined;
-      case 'IS NOT NULL': return v !== null && v !== undefined;
-      default: throw invalid(`Illegal operator ${JSON.stringify(op)} for ${head}`);
+      case 'IS NULL':
+        return v === null || v === undefined;
+      case 'IS NOT NULL':
+        return v !== null && v !== undefined;
+      default:
+        throw invalid(`Illegal operator ${JSON.stringify(op)} for ${head}`);
     }
   };
   return rows.filter((r) => where.every((c) => test(r, c, 0)));
@@ -499,11 +742,15 @@ export function typed(f: FieldDef, v: unknown): unknown {
   if (v === null || v === undefined) return null;
   if (f.serialize) return Array.isArray(v) ? v : [v];
   switch (f.type) {
-    case 'Boolean': return v === true || v === 1 || v === '1' || v === 't';
-    case 'Int': return typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v;
+    case 'Boolean':
+      return v === true || v === 1 || v === '1' || v === 't';
+    case 'Int':
+      return typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v;
     case 'Float':
-    case 'Money': return typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v;
-    default: return v;
+    case 'Money':
+      return typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v;
+    default:
+      return v;
   }
 }
 
@@ -515,7 +762,8 @@ function chainRefs(chain: unknown): string[] {
     else if (Array.isArray(v)) v.forEach(walk);
     else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v as Row)) if (k !== 'chain') walk(x);
   };
-  if (chain && typeof chain === 'object') for (const spec of Object.values(chain as Row)) if (Array.isArray(spec)) walk(spec[2]);
+  if (chain && typeof chain === 'object')
+    for (const spec of Object.values(chain as Row)) if (Array.isArray(spec)) walk(spec[2]);
   return out;
 }
 
@@ -532,14 +780,16 @@ function substitute(v: unknown, row: Row): unknown {
     return cur === undefined ? v : cur;
   }
   if (Array.isArray(v)) return v.map((x) => substitute(x, row));
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v as Row).map(([k, x]) => [k, k === 'chain' ? x : substitute(x, row)]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(Object.entries(v as Row).map(([k, x]) => [k, k === 'chain' ? x : substitute(x, row)]));
   return v;
 }
 
 /** `index`: a field name keys the values by it; an integer picks one row (null when absent). */
 export function applyIndex(values: Row[], index: unknown): unknown {
   if (index === undefined || index === null || index === '') return values;
-  if (typeof index === 'number' || (typeof index === 'string' && /^\d+$/.test(index))) return values[Number(index)] ?? null;
+  if (typeof index === 'number' || (typeof index === 'string' && /^\d+$/.test(index)))
+    return values[Number(index)] ?? null;
   if (typeof index !== 'string') throw invalid('index must be a field name or an integer');
   // No prototype: a stored value `__proto__` is just a key.
   const out: Row = Object.create(null);

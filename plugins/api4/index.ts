@@ -24,13 +24,20 @@ function isCtx(x: unknown): x is ActionContext {
  * scope, it uses the scope's principal. `checkPermissions: false` in params runs it trusted.
  * @example const r = await api4(ctx, 'Contact', 'get', { select: ['display_name'], where: [['id', '=', 1]] });
  */
-export async function api4(from: ActionContext | AwilixContainer<Cradle>, entity: string, action: string, params: Record<string, unknown> = {}): Promise<Api4Result> {
+export async function api4(
+  from: ActionContext | AwilixContainer<Cradle>,
+  entity: string,
+  action: string,
+  params: Record<string, unknown> = {},
+): Promise<Api4Result> {
   const scope = isCtx(from) ? from.scope : from;
   const svc = scope.cradle.api4 as Api4Service;
   try {
-    return await svc.call(isCtx(from)
-      ? { entity, action, params, principal: from.principal, scope, db: from.db }
-      : { entity, action, params, principal: scope.cradle.principal, scope });
+    return await svc.call(
+      isCtx(from)
+        ? { entity, action, params, principal: from.principal, scope, db: from.db }
+        : { entity, action, params, principal: scope.cradle.principal, scope },
+    );
   } catch (err) {
     if (isKernelError(err)) throw new Api4CallError(err);
     throw err;

@@ -5,7 +5,14 @@
  */
 import { KernelError, type Principal } from '../../kernel';
 import type { CompiledEntity, EntityRegistry, FieldDef } from '../entity-core';
-import { MAX_CONDITION_DEPTH, MAX_JOINS, TRUSTED, V4_OPERATORS, type Condition, type Operator } from '../entity-core/store';
+import {
+  MAX_CONDITION_DEPTH,
+  MAX_JOINS,
+  TRUSTED,
+  V4_OPERATORS,
+  type Condition,
+  type Operator,
+} from '../entity-core/store';
 
 export const MAX_PATH_JOINS = MAX_JOINS;
 
@@ -25,7 +32,12 @@ export function v4Field(e: CompiledEntity, name: string): FieldDef | undefined {
 
 /** May this principal read this (possibly secret) field? Trusted calls (checkPermissions off) may. */
 export function mayRead(f: FieldDef, principal: Principal): boolean {
-  return !f.secret || !!principal.attributes?.[TRUSTED] || principal.permissions.has('*') || f.secret.some((p) => principal.permissions.has(p));
+  return (
+    !f.secret ||
+    !!principal.attributes?.[TRUSTED] ||
+    principal.permissions.has('*') ||
+    f.secret.some((p) => principal.permissions.has(p))
+  );
 }
 
 export interface ResolvedPath {
@@ -36,10 +48,18 @@ export interface ResolvedPath {
 }
 
 /** Resolves `field` or `fk_field.field[.…]` strictly by metadata. */
-export function resolvePath(registry: EntityRegistry, e: CompiledEntity, path: unknown, principal: Principal, opts: { secretLeaf?: boolean } = {}): ResolvedPath {
-  if (typeof path !== 'string' || !path) throw invalid(`Invalid field ${JSON.stringify(path)}`, { error_field: String(path) });
+export function resolvePath(
+  registry: EntityRegistry,
+  e: CompiledEntity,
+  path: unknown,
+  principal: Principal,
+  opts: { secretLeaf?: boolean } = {},
+): ResolvedPath {
+  if (typeof path !== 'string' || !path)
+    throw invalid(`Invalid field ${JSON.stringify(path)}`, { error_field: String(path) });
   const parts = path.split('.');
-  if (parts.length - 1 > MAX_PATH_JOINS) throw invalid(`Too many joins in ${path} (at most ${MAX_PATH_JOINS})`, { error_field: path });
+  if (parts.length - 1 > MAX_PATH_JOINS)
+    throw invalid(`Too many joins in ${path} (at most ${MAX_PATH_JOINS})`, { error_field: path });
   let cur = e;
   const joined: CompiledEntity[] = [];
   for (let i = 0; i < parts.length - 1; i++) {
@@ -51,7 +71,8 @@ export function resolvePath(registry: EntityRegistry, e: CompiledEntity, path: u
   }
   const field = v4Field(cur, parts[parts.length - 1]);
   // A secret leaf is allowed only where the caller then omits it (get's select); elsewhere it does not exist.
-  if (!field || (!opts.secretLeaf && !mayRead(field, principal))) throw invalid(`Invalid field '${path}'`, { error_field: path });
+  if (!field || (!opts.secretLeaf && !mayRead(field, principal)))
+    throw invalid(`Invalid field '${path}'`, { error_field: path });
   return { path, field, joined };
 }
 
@@ -60,7 +81,8 @@ const DATE = /^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$/;
 
 /** One scalar for a field, with JSON types checked (`what` names it in the error). */
 export function coerceScalar(f: FieldDef, v: unknown, what: string): unknown {
-  const bad = (type: string) => invalid(`${what}: expected ${type}, got ${JSON.stringify(v)?.slice(0, 60) ?? typeof v}`, { error_field: what });
+  const bad = (type: string) =>
+    invalid(`${what}: expected ${type}, got ${JSON.stringify(v)?.slice(0, 60) ?? typeof v}`, { error_field: what });
   if (v === null) return null;
   switch (f.type) {
     case 'Int':
@@ -80,7 +102,8 @@ export function coerceScalar(f: FieldDef, v: unknown, what: string): unknown {
       throw bad('a boolean');
     case 'Date':
     case 'Timestamp':
-      if (typeof v === 'string' && DATE.test(v.trim()) && !Number.isNaN(Date.parse(v.trim().replace(' ', 'T')))) return v.trim();
+      if (typeof v === 'string' && DATE.test(v.trim()) && !Number.isNaN(Date.parse(v.trim().replace(' ', 'T'))))
+        return v.trim();
       throw bad('a date (YYYY-MM-DD[ HH:MM:SS])');
     default:
       if (typeof v === 'string') return v;
@@ -95,7 +118,8 @@ export function coerceWrite(f: FieldDef, v: unknown): unknown {
   if (f.serialize) {
     const items = Array.isArray(v) ? v : [v];
     return items.map((x, i) => {
-      if (x === null || typeof x === 'object') throw invalid(`${f.name}[${i}]: expected a scalar`, { error_field: f.name });
+      if (x === null || typeof x === 'object')
+        throw invalid(`${f.name}[${i}]: expected a scalar`, { error_field: f.name });
       return String(x);
     });
   }
@@ -103,7 +127,10 @@ export function coerceWrite(f: FieldDef, v: unknown): unknown {
   if (f.type === 'Text' && typeof v === 'object') return v;
   const out = coerceScalar(f, v, f.name);
   if (typeof out === 'string' && f.maxlength && isTextType(f) && out.length > f.maxlength) {
-    throw invalid(`${f.name}: ${out.length} characters, at most ${f.maxlength}`, { error_field: f.name, max_length: f.maxlength });
+    throw invalid(`${f.name}: ${out.length} characters, at most ${f.maxlength}`, {
+      error_field: f.name,
+      max_length: f.maxlength,
+    });
   }
   return out;
 }
@@ -134,7 +161,9 @@ export function parseWhere(wc: WhereContext, where: unknown, depth = 0): Conditi
 
 function parseClause(wc: WhereContext, clause: unknown, depth: number): Condition {
   if (!Array.isArray(clause) || clause.length < 2 || typeof clause[0] !== 'string') {
-    throw invalid(`Invalid where clause ${JSON.stringify(clause)?.slice(0, 100)}: expected [field, operator, value] or [OR|AND|NOT, [clauses]]`);
+    throw invalid(
+      `Invalid where clause ${JSON.stringify(clause)?.slice(0, 100)}: expected [field, operator, value] or [OR|AND|NOT, [clauses]]`,
+    );
   }
   const head = clause[0];
   if (head === 'OR' || head === 'AND' || head === 'NOT') {
@@ -144,9 +173,13 @@ function parseClause(wc: WhereContext, clause: unknown, depth: number): Conditio
     if (head === 'AND') return { and: items };
     return { not: { and: items } };
   }
-  if (clause.length > 4 || (clause.length === 4 && clause[3])) throw invalid(`Invalid where clause for ${head}: expressions are not supported`);
+  if (clause.length > 4 || (clause.length === 4 && clause[3]))
+    throw invalid(`Invalid where clause for ${head}: expressions are not supported`);
   const op = typeof clause[1] === 'string' ? clause[1].toUpperCase().trim().replace(/\s+/g, ' ') : '';
-  if (!OPS.has(op)) throw invalid(`Illegal operator ${JSON.stringify(clause[1])} for ${head}; use one of ${V4_OPERATORS.join(', ')}`, { error_field: head });
+  if (!OPS.has(op))
+    throw invalid(`Illegal operator ${JSON.stringify(clause[1])} for ${head}; use one of ${V4_OPERATORS.join(', ')}`, {
+      error_field: head,
+    });
   const r = resolvePath(wc.registry, wc.entity, head, wc.principal);
   wc.paths.push(r);
   const f = r.field;
@@ -159,12 +192,14 @@ function parseClause(wc: WhereContext, clause: unknown, depth: number): Conditio
     return { path: head, op: op as Operator, value: value.map((x) => scalarFor(f, x, what)) };
   }
   if (PAIRS.has(op)) {
-    if (!Array.isArray(value) || value.length !== 2) throw invalid(`Operator ${op} for ${head} needs a list of two values`, { error_field: head });
+    if (!Array.isArray(value) || value.length !== 2)
+      throw invalid(`Operator ${op} for ${head} needs a list of two values`, { error_field: head });
     return { path: head, op: op as Operator, value: value.map((x) => scalarFor(f, x, what)) };
   }
   if (op === 'CONTAINS' || op === 'NOT CONTAINS') {
     const items = Array.isArray(value) ? value : [value];
-    if (!items.length || items.some((x) => x === null || typeof x === 'object')) throw invalid(`Operator ${op} for ${head} needs a value or a list of values`, { error_field: head });
+    if (!items.length || items.some((x) => x === null || typeof x === 'object'))
+      throw invalid(`Operator ${op} for ${head} needs a value or a list of values`, { error_field: head });
     return { path: head, op: op as Operator, value: items.map(String) };
   }
   if (value === null) {
@@ -172,7 +207,8 @@ function parseClause(wc: WhereContext, clause: unknown, depth: number): Conditio
     if (op === '!=' || op === '<>') return { path: head, op: 'IS NOT NULL' };
   }
   if (op === 'LIKE' || op === 'NOT LIKE') {
-    if (typeof value !== 'string' && typeof value !== 'number') throw invalid(`Operator ${op} for ${head} needs a string`, { error_field: head });
+    if (typeof value !== 'string' && typeof value !== 'number')
+      throw invalid(`Operator ${op} for ${head} needs a string`, { error_field: head });
     return { path: head, op: op as Operator, value: String(value) };
   }
   return { path: head, op: op as Operator, value: scalarFor(f, value, what) };
@@ -186,16 +222,26 @@ function scalarFor(f: FieldDef, v: unknown, what: string): unknown {
 
 /** Does any condition name this field (top-level path)? */
 export function mentions(conds: Condition[], name: string): boolean {
-  return conds.some((c) => ('or' in c ? mentions(c.or, name) : 'and' in c ? mentions(c.and, name) : 'not' in c ? mentions([c.not], name) : c.path === name));
+  return conds.some((c) =>
+    'or' in c
+      ? mentions(c.or, name)
+      : 'and' in c
+        ? mentions(c.and, name)
+        : 'not' in c
+          ? mentions([c.not], name)
+          : c.path === name,
+  );
 }
 
 /** `orderBy: {field: 'ASC'|'DESC'}`. */
 export function parseOrderBy(wc: WhereContext, orderBy: unknown): Array<{ path: string; dir: 'ASC' | 'DESC' }> {
   if (orderBy === undefined || orderBy === null) return [];
-  if (typeof orderBy !== 'object' || Array.isArray(orderBy)) throw invalid('Parameter "orderBy" must be an object {field: "ASC"|"DESC"}');
+  if (typeof orderBy !== 'object' || Array.isArray(orderBy))
+    throw invalid('Parameter "orderBy" must be an object {field: "ASC"|"DESC"}');
   return Object.entries(orderBy as Record<string, unknown>).map(([path, dir]) => {
     const d = typeof dir === 'string' ? dir.toUpperCase() : '';
-    if (d !== 'ASC' && d !== 'DESC') throw invalid(`Invalid sort direction ${JSON.stringify(dir)} for ${path}`, { error_field: path });
+    if (d !== 'ASC' && d !== 'DESC')
+      throw invalid(`Invalid sort direction ${JSON.stringify(dir)} for ${path}`, { error_field: path });
     wc.paths.push(resolvePath(wc.registry, wc.entity, path, wc.principal));
     return { path, dir: d };
   });

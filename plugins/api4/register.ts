@@ -8,5 +8,9 @@ import { createApi4Service } from './service';
 export default definePlugin(({ services, actions, hooks }) => {
   hooks.tap(cliCommands, () => apiCliCommand(4, 'api4'));
   services.singleton('api4', (c) => createApi4Service(c.kernel as Kernel));
-  defineGenericActions(actions, services.resolve<EntityRegistry>('entities'), services.resolve<EntityStore>('entityStore'));
+  defineGenericActions(
+    actions,
+    services.resolve<EntityRegistry>('entities'),
+    services.resolve<EntityStore>('entityStore'),
+  );
 });

@@ -13,11 +13,21 @@ export function createApi4Service(kernel: Kernel): Api4Service {
       const params = { ...(input.params ?? {}) };
       const check = input.checkPermissions ?? params.checkPermissions !== false;
       params.checkPermissions = check;
-      const principal = !check && !input.principal.attributes?.[TRUSTED]
-        ? { ...input.principal, attributes: { ...input.principal.attributes, [TRUSTED]: true } }
-        : input.principal;
+      const principal =
+        !check && !input.principal.attributes?.[TRUSTED]
+          ? { ...input.principal, attributes: { ...input.principal.attributes, [TRUSTED]: true } }
+          : input.principal;
       try {
-        const r = await kernel.call({ version: 4, entity: input.entity, action: input.action, params, principal, scope: input.scope, db: input.db, checkPermissions: check });
+        const r = await kernel.call({
+          version: 4,
+          entity: input.entity,
+          action: input.action,
+          params,
+          principal,
+          scope: input.scope,
+          db: input.db,
+          checkPermissions: check,
+        });
         return asResult(r, input.entity, input.action);
       } catch (err) {
         throw toApi4Error(err);
@@ -30,8 +40,17 @@ export function createApi4Service(kernel: Kernel): Api4Service {
 export function toApi4Error(err: unknown): unknown {
   if (!isKernelError(err)) return err;
   const d = err.details ?? {};
-  if ((err.code === 'E_FORBIDDEN' || err.code === 'E_UNAUTHENTICATED') && !d.acl && typeof d.entity === 'string' && typeof d.action === 'string' && !err.message.startsWith('Authorization failed')) {
-    return new KernelError(err.code, `Authorization failed: CRM APIv4 (${d.entity}::${d.action})`, { details: { ...d, reason: err.message }, cause: err });
+  if (
+    (err.code === 'E_FORBIDDEN' || err.code === 'E_UNAUTHENTICATED') &&
+    !d.acl &&
+    typeof d.entity === 'string' &&
+    typeof d.action === 'string' &&
+    !err.message.startsWith('Authorization failed')
+  ) {
+    return new KernelError(err.code, `Authorization failed: CRM APIv4 (${d.entity}::${d.action})`, {
+      details: { ...d, reason: err.message },
+      cause: err,
+    });
   }
   return err;
 }
@@ -41,7 +60,14 @@ export function toApi4Error(err: unknown): unknown {
  * full result: wrap it so every caller sees the same shape.
  */
 export function asResult(r: unknown, entity: string, action: string): Api4Result {
-  if (r && typeof r === 'object' && !Array.isArray(r) && (r as Api4Result).version === 4 && Array.isArray((r as Api4Result).values)) return r as Api4Result;
+  if (
+    r &&
+    typeof r === 'object' &&
+    !Array.isArray(r) &&
+    (r as Api4Result).version === 4 &&
+    Array.isArray((r as Api4Result).values)
+  )
+    return r as Api4Result;
   const values = (Array.isArray(r) ? r : r === undefined || r === null ? [] : [r]) as Api4Result['values'];
   return { entity, action, version: 4, values, count: values.length, countFetched: values.length };
 }

@@ -24,7 +24,8 @@ export interface HeaderNames {
   siteKey: string[];
 }
 
-const text = (v: unknown): string => (typeof v === 'string' ? v : Array.isArray(v) ? '' : v === undefined || v === null ? '' : String(v));
+const text = (v: unknown): string =>
+  typeof v === 'string' ? v : Array.isArray(v) ? '' : v === undefined || v === null ? '' : String(v);
 
 function headerOf(req: AuthRequest, names: string[]): string | undefined {
   for (const n of names) {
@@ -40,7 +41,9 @@ function paramOf(req: AuthRequest, name: string): unknown {
 }
 
 export function detectFlow(req: AuthRequest, flows: FlowSettings, names: HeaderNames): Detected | undefined {
-  const siteKey = headerOf(req, names.siteKey) ?? (paramOf(req, '_authxSiteKey') === undefined ? undefined : text(paramOf(req, '_authxSiteKey')));
+  const siteKey =
+    headerOf(req, names.siteKey) ??
+    (paramOf(req, '_authxSiteKey') === undefined ? undefined : text(paramOf(req, '_authxSiteKey')));
   const x = headerOf(req, names.auth);
   if (x !== undefined) return { flow: 'xheader', credential: x, siteKey };
   const authorization = headerOf(req, ['authorization']);

@@ -1,4 +1,12 @@
-import { authCredential, definePlugin, httpRoutes, KernelError, Stage, type Kernel, type RawResponse } from '../../kernel';
+import {
+  authCredential,
+  definePlugin,
+  httpRoutes,
+  KernelError,
+  Stage,
+  type Kernel,
+  type RawResponse,
+} from '../../kernel';
 import type { Authenticator, Guard } from '../users/authenticator';
 import type { SessionStore } from '../users/sessions';
 import { ROLE_PERMISSIONS } from '../users/types';
@@ -11,7 +19,12 @@ interface AuthxOptions {
 
 /** AuthX's refusal: HTTP 401, text/plain, `HTTP 401 <message>`, no cookie. */
 export function authxRefusal(message: string, retryAfter?: number): RawResponse {
-  return { status: 401, type: 'text/plain', body: `HTTP 401 ${message}`, ...(retryAfter ? { headers: { 'Retry-After': String(retryAfter) } } : {}) };
+  return {
+    status: 401,
+    type: 'text/plain',
+    body: `HTTP 401 ${message}`,
+    ...(retryAfter ? { headers: { 'Retry-After': String(retryAfter) } } : {}),
+  };
 }
 
 export default definePlugin<AuthxOptions>(({ config, hooks, services, onReady }) => {
@@ -19,7 +32,10 @@ export default definePlugin<AuthxOptions>(({ config, hooks, services, onReady })
   onReady(() => {
     const container = services.resolve<Kernel>('kernel').container;
     if (container.hasRegistration('compatCivicrm')) {
-      const compat = container.resolve('compatCivicrm') as { authHeaders?: readonly string[]; siteKeyHeaders?: readonly string[] };
+      const compat = container.resolve('compatCivicrm') as {
+        authHeaders?: readonly string[];
+        siteKeyHeaders?: readonly string[];
+      };
       names = {
         auth: [...names.auth, ...(compat.authHeaders ?? []).map((h) => h.toLowerCase())],
         siteKey: [...names.siteKey, ...(compat.siteKeyHeaders ?? []).map((h) => h.toLowerCase())],
@@ -28,28 +44,44 @@ export default definePlugin<AuthxOptions>(({ config, hooks, services, onReady })
   });
 
   // An explicit credential decides before legacy keys and cookies.
-  hooks.tap(authCredential, async (req) => {
-    if (!req.accepts.includes('authx')) return undefined;
-    const found = detectFlow(req, config.flows, names);
-    if (!found) return undefined;
-    const db = services.resolve<Kernel['db']>('db');
-    const authenticator = services.resolve<Authenticator>('authenticator');
-    const outcome = await authenticator.authenticate(db, {
-      flow: found.flow, credential: found.credential, siteKey: found.siteKey, ip: req.ip,
-      policy: { ...config.flows[found.flow], guards: config.guards },
-    });
-    if ('reject' in outcome) return { reject: outcome.reject, response: authxRefusal(outcome.reject, outcome.retryAfter) };
-    const { contactId, userId, cred, permissions } = outcome.ok;
-    if (found.flow === 'login') {
-      const sessions = services.resolve<SessionStore>('sessions');
-      const active = await sessions.read(db, req.cookie(sessions.options.cookieName));
-      if (active && active.contactId !== contactId) {
-        const msg = 'Cannot login. A mismatched session is already active.';
-        return { reject: msg, response: authxRefusal(msg) };
+  hooks.tap(
+    authCredential,
+    async (req) => {
+      if (!req.accepts.includes('authx')) return undefined;
+      const found = detectFlow(req, config.flows, names);
+      if (!found) return undefined;
+      const db = services.resolve<Kernel['db']>('db');
+      const authenticator = services.resolve<Authenticator>('authenticator');
+      const outcome = await authenticator.authenticate(db, {
+        flow: found.flow,
+        credential: found.credential,
+        siteKey: found.siteKey,
+        ip: req.ip,
+        policy: { ...config.flows[found.flow], guards: config.guards },
+      });
+      if ('reject' in outcome)
+        return { reject: outcome.reject, response: authxRefusal(outcome.reject, outcome.retryAfter) };
+      const { contactId, userId, cred, permissions } = outcome.ok;
+      if (found.flow === 'login') {
+        const sessions = services.resolve<SessionStore>('sessions');
+        const active = await sessions.read(db, req.cookie(sessions.options.cookieName));
+        if (active && active.contactId !== contactId) {
+          const msg = 'Cannot login. A mismatched session is already active.';
+          return { reject: msg, response: authxRefusal(msg) };
+        }
       }
-    }
-    return { accept: { contactId, userId, via: cred, flow: found.flow, attributes: { cred, ...(permissions ? { [ROLE_PERMISSIONS]: permissions } : {}) } } };
-  }, { stage: Stage.EARLY });
+      return {
+        accept: {
+          contactId,
+          userId,
+          via: cred,
+          flow: found.flow,
+          attributes: { cred, ...(permissions ? { [ROLE_PERMISSIONS]: permissions } : {}) },
+        },
+      };
+    },
+    { stage: Stage.EARLY },
+  );
 
   hooks.tap(httpRoutes, () => [
     {
@@ -69,12 +101,20 @@ export default definePlugin<AuthxOptions>(({ config, hooks, services, onReady })
       handler: async (ctx, scope) => {
         const principal = scope.cradle.principal;
         if (principal.flow !== 'login' || principal.contactId === null) {
-          throw new KernelError('E_UNAUTHENTICATED', 'Invalid credential', { response: authxRefusal('Invalid credential') });
+          throw new KernelError('E_UNAUTHENTICATED', 'Invalid credential', {
+            response: authxRefusal('Invalid credential'),
+          });
         }
         const sessions = scope.cradle.sessions;
-        const cookie = await sessions.start(scope.cradle.db, {
-          contactId: principal.contactId, userId: principal.userId, data: { flow: 'login', cred: principal.via },
-        }, ctx.cookies.get(sessions.options.cookieName));
+        const cookie = await sessions.start(
+          scope.cradle.db,
+          {
+            contactId: principal.contactId,
+            userId: principal.userId,
+            data: { flow: 'login', cred: principal.via },
+          },
+          ctx.cookies.get(sessions.options.cookieName),
+        );
         sessions.setCookie(ctx, cookie);
         ctx.body = whoAmI(principal);
       },
@@ -95,8 +135,19 @@ export default definePlugin<AuthxOptions>(({ config, hooks, services, onReady })
 });
 
 /** `{contact_id, user_id, flow, cred}`, nulls when anonymous; a session started by login reports that login. */
-function whoAmI(p: { contactId: number | null; userId: number | null; via: string; flow?: string; attributes?: Readonly<Record<string, unknown>> }) {
+function whoAmI(p: {
+  contactId: number | null;
+  userId: number | null;
+  via: string;
+  flow?: string;
+  attributes?: Readonly<Record<string, unknown>>;
+}) {
   if (p.contactId === null) return { contact_id: null, user_id: null, flow: null, cred: null };
   const started = (p.attributes?.session ?? {}) as { flow?: string; cred?: string };
-  return { contact_id: p.contactId, user_id: p.userId, flow: started.flow ?? p.flow ?? null, cred: started.cred ?? p.via };
+  return {
+    contact_id: p.contactId,
+    user_id: p.userId,
+    flow: started.flow ?? p.flow ?? null,
+    cred: started.cred ?? p.via,
+  };
 }

@@ -7,7 +7,14 @@
  * - extern/rest.php (any other route): a rejection without response, which the binding renders
  *   as `{"error_message":…,"is_error":1}` (JSON or XML).
  */
-import { authCredential, definePlugin, type AuthRequest, type CredentialResult, type Kernel, type RawResponse } from '../../kernel';
+import {
+  authCredential,
+  definePlugin,
+  type AuthRequest,
+  type CredentialResult,
+  type Kernel,
+  type RawResponse,
+} from '../../kernel';
 import { THROTTLED, type Authenticator, type CredType, type UserMode } from '../users/authenticator';
 import type { IdentityStore } from '../users/store';
 import type { Throttle } from '../users/throttle';
@@ -26,13 +33,20 @@ function param(req: AuthRequest, name: string): string {
 }
 
 const legacyRestRefusal = (reason: string): RawResponse => ({
-  status: 200, type: 'text/javascript', body: JSON.stringify({ error_message: `FATAL: ${reason}`, is_error: 1 }),
+  status: 200,
+  type: 'text/javascript',
+  body: JSON.stringify({ error_message: `FATAL: ${reason}`, is_error: 1 }),
 });
 
 /** WordPress's error shape; the code follows the route's spelling (`crm_…`, or `civicrm_…` on the compat route). */
 const wpRefusal = (req: AuthRequest, message: string, retryAfter?: number): RawResponse => ({
-  status: 401, type: 'application/json',
-  body: JSON.stringify({ code: `${req.path.startsWith('/wp-json/civicrm/') ? 'civicrm' : 'crm'}_rest_api_error`, message, data: { status: 401 } }),
+  status: 401,
+  type: 'application/json',
+  body: JSON.stringify({
+    code: `${req.path.startsWith('/wp-json/civicrm/') ? 'civicrm' : 'crm'}_rest_api_error`,
+    message,
+    data: { status: 401 },
+  }),
   ...(retryAfter ? { headers: { 'Retry-After': String(retryAfter) } } : {}),
 });
 
@@ -43,7 +57,8 @@ export default definePlugin<LegacyOptions>(({ config, hooks, services }) => {
     identity: services.resolve<IdentityStore>('identity'),
     throttle: services.resolve<Throttle>('loginThrottle'),
   });
-  const under = (path: string, prefixes: string[]) => prefixes.some((p) => path === p || path.startsWith(p.endsWith('/') ? p : `${p}/`));
+  const under = (path: string, prefixes: string[]) =>
+    prefixes.some((p) => path === p || path.startsWith(p.endsWith('/') ? p : `${p}/`));
 
   /** The active user behind an api_key (legacy end-points need a user), counting failures per address. */
   async function userForKey(req: AuthRequest, apiKey: string) {
@@ -60,14 +75,30 @@ export default definePlugin<LegacyOptions>(({ config, hooks, services }) => {
   async function legacyRest(req: AuthRequest, apiKey: string, siteKey: string): Promise<CredentialResult> {
     const { db, authenticator } = deps();
     const outcome = await authenticator.authenticate(db, {
-      flow: 'legacyrest', credential: `Bearer ${apiKey}`, siteKey, ip: req.ip, policy: { ...config.legacyrest, guards: ['site_key'] },
+      flow: 'legacyrest',
+      credential: `Bearer ${apiKey}`,
+      siteKey,
+      ip: req.ip,
+      policy: { ...config.legacyrest, guards: ['site_key'] },
     });
-    const refuse = (reason: string): CredentialResult => ({ reject: `FATAL: ${reason}`, response: legacyRestRefusal(reason) });
+    const refuse = (reason: string): CredentialResult => ({
+      reject: `FATAL: ${reason}`,
+      response: legacyRestRefusal(reason),
+    });
     if ('reject' in outcome) return refuse(outcome.reject);
     // Both keys are required here, whatever the credential (a JWT passes AuthX guards by itself).
     if (!authenticator.siteKeyMatches(siteKey)) return refuse('Login not permitted. Must satisfy guard (site_key).');
     const { contactId, userId, cred, permissions } = outcome.ok;
-    return { accept: { contactId, userId, via: cred, flow: 'legacyrest', permissions: new Set(['access AJAX API']), attributes: { cred, ...(permissions ? { [ROLE_PERMISSIONS]: permissions } : {}) } } };
+    return {
+      accept: {
+        contactId,
+        userId,
+        via: cred,
+        flow: 'legacyrest',
+        permissions: new Set(['access AJAX API']),
+        attributes: { cred, ...(permissions ? { [ROLE_PERMISSIONS]: permissions } : {}) },
+      },
+    };
   }
 
   hooks.tap(authCredential, async (req) => {
@@ -85,12 +116,21 @@ export default definePlugin<LegacyOptions>(({ config, hooks, services }) => {
     if (under(req.path, config.wpPaths)) {
       if (wait) return { reject: THROTTLED, response: wpRefusal(req, THROTTLED, wait) };
       const user = await userForKey(req, apiKey);
-      if (!user) return { reject: 'Param api_key is not valid.', response: wpRefusal(req, 'Param api_key is not valid.') };
+      if (!user)
+        return { reject: 'Param api_key is not valid.', response: wpRefusal(req, 'Param api_key is not valid.') };
       if (!authenticator.siteKeyMatches(siteKey)) {
         await throttle.fail(db, [{ ip: req.ip }]);
         return { reject: 'Param key is not valid.', response: wpRefusal(req, 'Param key is not valid.') };
       }
-      return { accept: { contactId: user.contact_id, userId: user.id, via: 'api_key', flow: 'legacy', attributes: { cred: 'api_key' } } };
+      return {
+        accept: {
+          contactId: user.contact_id,
+          userId: user.id,
+          via: 'api_key',
+          flow: 'legacy',
+          attributes: { cred: 'api_key' },
+        },
+      };
     }
 
     // extern/rest.php: the binding renders the message in its own format.
@@ -102,6 +142,14 @@ export default definePlugin<LegacyOptions>(({ config, hooks, services }) => {
     if (!apiKey || apiKey === 'null') return { reject: "FATAL: mandatory param 'api_key' (user key) missing" };
     const user = await userForKey(req, apiKey);
     if (!user) return { reject: 'ERROR: No CMS user associated with given api-key' };
-    return { accept: { contactId: user.contact_id, userId: user.id, via: 'api_key', flow: 'legacy', attributes: { cred: 'api_key' } } };
+    return {
+      accept: {
+        contactId: user.contact_id,
+        userId: user.id,
+        via: 'api_key',
+        flow: 'legacy',
+        attributes: { cred: 'api_key' },
+      },
+    };
   });
 });

@@ -9,17 +9,23 @@ const page = (title: string, body: string) => `<!doctype html>
 `;
 
 export function loginPage(destination: string, error?: string): string {
-  return page('Log in', `<h1>Log in</h1>
+  return page(
+    'Log in',
+    `<h1>Log in</h1>
 ${error ? `<p class="error" role="alert">${escape(error)}</p>` : ''}
 <form method="post" action="/crm/login">
 <input type="hidden" name="destination" value="${escape(destination)}">
 <label for="u">Username</label><input id="u" name="username" autocomplete="username" required autofocus>
 <label for="p">Password</label><input id="p" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Log in</button>
-</form>`);
+</form>`,
+  );
 }
 
 export function logoutPage(): string {
-  return page('Log out', `<h1>Log out</h1>
-<form method="post" action="/crm/logout"><button type="submit">Log out</button></form>`);
+  return page(
+    'Log out',
+    `<h1>Log out</h1>
+<form method="post" action="/crm/logout"><button type="submit">Log out</button></form>`,
+  );
 }

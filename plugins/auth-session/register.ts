@@ -5,7 +5,8 @@ import '../users/types';
 import { loginPage, logoutPage } from './pages';
 
 /** Only a local path may follow a login (no open redirect). */
-const safeDestination = (v: unknown, fallback: string) => (typeof v === 'string' && /^\/(?![/\\])[^\s]*$/.test(v) ? v : fallback);
+const safeDestination = (v: unknown, fallback: string) =>
+  typeof v === 'string' && /^\/(?![/\\])[^\s]*$/.test(v) ? v : fallback;
 
 /** A cross-site form post (Origin naming another host) is refused: no login CSRF. */
 const crossSite = (ctx: Context) => {
@@ -20,13 +21,28 @@ const crossSite = (ctx: Context) => {
 
 export default definePlugin<{ afterLogin: string }>(({ config, hooks, services }) => {
   // Cookies decide last: an explicit credential (AuthX, legacy keys) wins over them.
-  hooks.tap(authCredential, async (req) => {
-    if (!req.accepts.includes('session')) return undefined;
-    const sessions = services.resolve<SessionStore>('sessions');
-    const session = await sessions.read(services.resolve<Kernel['db']>('db'), req.cookie(sessions.options.cookieName));
-    if (!session) return undefined;
-    return { accept: { contactId: session.contactId, userId: session.userId, via: 'session', flow: 'session', attributes: { session: session.data, sessionHash: session.idHash } } };
-  }, { stage: Stage.LATE });
+  hooks.tap(
+    authCredential,
+    async (req) => {
+      if (!req.accepts.includes('session')) return undefined;
+      const sessions = services.resolve<SessionStore>('sessions');
+      const session = await sessions.read(
+        services.resolve<Kernel['db']>('db'),
+        req.cookie(sessions.options.cookieName),
+      );
+      if (!session) return undefined;
+      return {
+        accept: {
+          contactId: session.contactId,
+          userId: session.userId,
+          via: 'session',
+          flow: 'session',
+          attributes: { session: session.data, sessionHash: session.idHash },
+        },
+      };
+    },
+    { stage: Stage.LATE },
+  );
 
   hooks.tap(httpRoutes, () => [
     {
@@ -63,7 +79,11 @@ export default definePlugin<{ afterLogin: string }>(({ config, hooks, services }
         }
         const sessions = scope.cradle.sessions;
         // Always a new session id: whatever id the browser brought is dropped (no fixation).
-        const cookie = await sessions.start(db, { ...outcome.ok, data: { flow: 'session', cred: 'pass' } }, ctx.cookies.get(sessions.options.cookieName));
+        const cookie = await sessions.start(
+          db,
+          { ...outcome.ok, data: { flow: 'session', cred: 'pass' } },
+          ctx.cookies.get(sessions.options.cookieName),
+        );
         sessions.setCookie(ctx, cookie);
         ctx.status = 303;
         ctx.redirect(destination);

@@ -40,5 +40,7 @@ export default definePlugin(({ hooks, services, serviceConfig }) => {
     });
   });
   // APIv4: /civicrm/ajax/api4/{Entity}/{action} and /civicrm/ajax/api4 (routes api4-call, api4-multi).
-  hooks.tap(httpRoutes, () => makeApi4Routes(services.resolve<RestApi4Binding>('restApi4'), [CIVICRM_PATHS.api4], 'api4-'));
+  hooks.tap(httpRoutes, () =>
+    makeApi4Routes(services.resolve<RestApi4Binding>('restApi4'), [CIVICRM_PATHS.api4], 'api4-'),
+  );
 });

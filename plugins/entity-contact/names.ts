@@ -29,10 +29,24 @@ export interface NameParts {
 
 /** `{prefix}{ }{first}{ }{last}{ }{suffix}` */
 export function individualDisplayName(p: NameParts): string {
-  return formatTokens([{ part: p.prefix ?? '' }, { sep: ' ' }, { part: p.first_name ?? '' }, { sep: ' ' }, { part: p.last_name ?? '' }, { sep: ' ' }, { part: p.suffix ?? '' }]);
+  return formatTokens([
+    { part: p.prefix ?? '' },
+    { sep: ' ' },
+    { part: p.first_name ?? '' },
+    { sep: ' ' },
+    { part: p.last_name ?? '' },
+    { sep: ' ' },
+    { part: p.suffix ?? '' },
+  ]);
 }
 
 /** `{last}{, }{first}{ }{suffix}` */
 export function individualSortName(p: NameParts): string {
-  return formatTokens([{ part: p.last_name ?? '' }, { sep: ', ' }, { part: p.first_name ?? '' }, { sep: ' ' }, { part: p.suffix ?? '' }]);
+  return formatTokens([
+    { part: p.last_name ?? '' },
+    { sep: ', ' },
+    { part: p.first_name ?? '' },
+    { sep: ' ' },
+    { part: p.suffix ?? '' },
+  ]);
 }

@@ -23,13 +23,17 @@ export default definePlugin(({ services }) => {
 
   async function primaryEmail(sc: SaveContext, contactId: unknown): Promise<string> {
     if (!has(contactId)) return '';
-    const row = (await sc.db('crm_email').where({ contact_id: contactId, is_primary: true }).first('email')) as { email?: string } | undefined;
+    const row = (await sc.db('crm_email').where({ contact_id: contactId, is_primary: true }).first('email')) as
+      { email?: string } | undefined;
     return row?.email ?? '';
   }
 
   /** `dupe_check=1`: the unsupervised rule — same names (and primary email when given) among live contacts. */
   async function dupeCheck(values: Row, sc: SaveContext): Promise<void> {
-    const q = sc.db('crm_contact as c').where('c.is_deleted', false).andWhere('c.contact_type', values.contact_type as string);
+    const q = sc
+      .db('crm_contact as c')
+      .where('c.is_deleted', false)
+      .andWhere('c.contact_type', values.contact_type as string);
     if (values.contact_type === 'Organization') q.andWhere('c.organization_name', values.organization_name as string);
     else if (values.contact_type === 'Household') q.andWhere('c.household_name', values.household_name as string);
     else {
@@ -39,14 +43,31 @@ export default definePlugin(({ services }) => {
       if (email) q.whereExists(sc.db('crm_email as e').whereRaw('e.contact_id = c.id').andWhere('e.email', email));
     }
     const ids = ((await q.select('c.id').orderBy('c.id')) as Array<{ id: number }>).map((r) => r.id);
-    if (ids.length) throw api3Error('E_API3_DUPLICATE', 'duplicate', `Found matching contacts: ${ids.join(',')}`, { ids: ids.map(String) });
+    if (ids.length)
+      throw api3Error('E_API3_DUPLICATE', 'duplicate', `Found matching contacts: ${ids.join(',')}`, {
+        ids: ids.map(String),
+      });
   }
 
   /** `current_employer` (a name): finds or creates the organisation (§4.1). */
   async function employerId(name: string, given: unknown, sc: SaveContext): Promise<number> {
-    const res = (await sc.call('Contact', 'get', { contact_type: 'Organization', organization_name: name, return: 'id', sequential: 1, options: { limit: 2 } })) as { values: Row[] };
+    const res = (await sc.call('Contact', 'get', {
+      contact_type: 'Organization',
+      organization_name: name,
+      return: 'id',
+      sequential: 1,
+      options: { limit: 2 },
+    })) as { values: Row[] };
     if (res.values.length > 1) throw invalid('Found more than one Organisation with same Name.');
-    const id = res.values.length ? Number(res.values[0].id) : Number(((await sc.call('Contact', 'create', { contact_type: 'Organization', organization_name: name })) as { id: number }).id);
+    const id = res.values.length
+      ? Number(res.values[0].id)
+      : Number(
+          (
+            (await sc.call('Contact', 'create', { contact_type: 'Organization', organization_name: name })) as {
+              id: number;
+            }
+          ).id,
+        );
     if (has(given) && Number(given) !== id) throw invalid('Employer name and Employer id Mismatch');
     return id;
   }
@@ -63,11 +84,16 @@ export default definePlugin(({ services }) => {
       // sort_name / display_name: a LIKE search over names, nick name and primary email; spaces are wildcards.
       for (const k of ['sort_name', 'display_name']) {
         if (typeof p[k] !== 'string') continue;
-        const words = (p[k] as string).trim().split(/[\s,]+/).filter(Boolean);
+        const words = (p[k] as string)
+          .trim()
+          .split(/[\s,]+/)
+          .filter(Boolean);
         delete p[k];
         if (!words.length) continue;
         const value = `%${words.join('%')}%`;
-        where.push({ or: ['sort_name', 'display_name', 'nick_name', 'email'].map((path) => ({ path, op: 'LIKE' as const, value })) });
+        where.push({
+          or: ['sort_name', 'display_name', 'nick_name', 'email'].map((path) => ({ path, op: 'LIKE' as const, value })),
+        });
       }
       return { params: p, where };
     },
@@ -78,8 +104,15 @@ export default definePlugin(({ services }) => {
       if (!ex) {
         if (!has(values.contact_type)) throw mandatoryMissing(['contact_type']);
         const type = values.contact_type;
-        if (type === 'Individual' && !['first_name', 'last_name', 'display_name'].some((f) => has(values[f])) && !has(sc.params.email)) {
-          throw mandatoryMissing(['first_name', 'last_name', 'email', 'display_name'], 'Mandatory key(s) missing from params array: one of (first_name, last_name, email, display_name)');
+        if (
+          type === 'Individual' &&
+          !['first_name', 'last_name', 'display_name'].some((f) => has(values[f])) &&
+          !has(sc.params.email)
+        ) {
+          throw mandatoryMissing(
+            ['first_name', 'last_name', 'email', 'display_name'],
+            'Mandatory key(s) missing from params array: one of (first_name, last_name, email, display_name)',
+          );
         }
         if (type === 'Organization' && !has(values.organization_name)) throw mandatoryMissing(['organization_name']);
         if (type === 'Household' && !has(values.household_name)) throw mandatoryMissing(['household_name']);
@@ -91,7 +124,12 @@ export default definePlugin(({ services }) => {
       const type = (values.contact_type ?? ex?.contact_type) as string;
       const subs = (values.contact_sub_type ?? null) as string[] | null;
       if (Array.isArray(subs) && subs.length) {
-        const res = (await sc.call('OptionValue', 'get', { option_group_id: 'contact_sub_type', sequential: 1, options: { limit: 0 }, return: ['name', 'grouping'] })) as { values: Row[] };
+        const res = (await sc.call('OptionValue', 'get', {
+          option_group_id: 'contact_sub_type',
+          sequential: 1,
+          options: { limit: 0 },
+          return: ['name', 'grouping'],
+        })) as { values: Row[] };
         const parent = new Map(res.values.map((r) => [String(r.name), String(r.grouping ?? '')]));
         const bad = subs.find((s) => parent.get(s) !== type);
         if (bad) throw invalid(`Invalid or Mismatched Contact Subtype: ${bad}`);
@@ -99,22 +137,42 @@ export default definePlugin(({ services }) => {
       if (values.api_key !== undefined) {
         const own = ex && sc.principal.contactId === Number(ex.id) && perms.has('edit own api keys');
         if (!perms.has('*') && !perms.has('administer CRM') && !perms.has('edit api keys') && !own) {
-          throw new KernelError('E_FORBIDDEN', 'Permission denied to modify api key', { details: { error_code: 'unauthorized' } });
+          throw new KernelError('E_FORBIDDEN', 'Permission denied to modify api key', {
+            details: { error_code: 'unauthorized' },
+          });
         }
       }
-      if (type === 'Individual' && typeof sc.params.current_employer === 'string' && sc.params.current_employer.trim()) {
+      if (
+        type === 'Individual' &&
+        typeof sc.params.current_employer === 'string' &&
+        sc.params.current_employer.trim()
+      ) {
         values.employer_id = await employerId(sc.params.current_employer.trim(), values.employer_id, sc);
       }
       const m = { ...(ex ?? {}), ...values } as Row;
       if (type === 'Organization') values.display_name = values.sort_name = m.organization_name;
       else if (type === 'Household') values.display_name = values.sort_name = m.household_name;
       else {
-        const parts = { prefix: await label(sc.db, 'prefix_id', m.prefix_id), first_name: m.first_name as string, last_name: m.last_name as string, suffix: await label(sc.db, 'suffix_id', m.suffix_id) };
+        const parts = {
+          prefix: await label(sc.db, 'prefix_id', m.prefix_id),
+          first_name: m.first_name as string,
+          last_name: m.last_name as string,
+          suffix: await label(sc.db, 'suffix_id', m.suffix_id),
+        };
         let display = has(m.first_name) || has(m.middle_name) || has(m.last_name) ? individualDisplayName(parts) : '';
         let sort = display ? individualSortName(parts) : '';
         if (!display) {
-          const email = typeof sc.params.email === 'string' && sc.params.email ? sc.params.email.toLowerCase() : await primaryEmail(sc, ex?.id);
-          const fallback = email || (m.user_unique_id as string) || (sc.params.display_name as string) || (sc.params.sort_name as string) || (ex?.display_name as string) || '';
+          const email =
+            typeof sc.params.email === 'string' && sc.params.email
+              ? sc.params.email.toLowerCase()
+              : await primaryEmail(sc, ex?.id);
+          const fallback =
+            email ||
+            (m.user_unique_id as string) ||
+            (sc.params.display_name as string) ||
+            (sc.params.sort_name as string) ||
+            (ex?.display_name as string) ||
+            '';
           display = (sc.params.display_name as string) || fallback;
           sort = (sc.params.sort_name as string) || fallback;
           if (email) display = sort = email;
@@ -137,24 +195,40 @@ export default definePlugin(({ services }) => {
         throw invalid('This contact record is linked to the currently logged in user account - and cannot be deleted.');
       }
       if (truthy(sc.params.skip_undelete)) return;
-      await sc.db('crm_contact').where('id', row.id as number).update({ is_deleted: true, modified_date: new Date() });
+      await sc
+        .db('crm_contact')
+        .where('id', row.id as number)
+        .update({ is_deleted: true, modified_date: new Date() });
       return 'handled';
     },
   });
 
   /** Primary rules (§4.5) for the blocks of a contact. */
-  function blockLifecycle(table: string, opts: { primary: boolean; locationDefault: boolean; normalise?: (v: Row) => void; onPrimary?: (row: Row, sc: SaveContext) => Promise<void> }) {
+  function blockLifecycle(
+    table: string,
+    opts: {
+      primary: boolean;
+      locationDefault: boolean;
+      normalise?: (v: Row) => void;
+      onPrimary?: (row: Row, sc: SaveContext) => Promise<void>;
+    },
+  ) {
     const promote = async (db: Knex, contactId: unknown) => {
       const hasPrimary = await db(table).where({ contact_id: contactId, is_primary: true }).first('id');
       if (hasPrimary) return;
-      const first = (await db(table).where({ contact_id: contactId }).orderBy([{ column: 'is_primary', order: 'desc' }, { column: 'id' }]).first('id')) as { id: number } | undefined;
+      const first = (await db(table)
+        .where({ contact_id: contactId })
+        .orderBy([{ column: 'is_primary', order: 'desc' }, { column: 'id' }])
+        .first('id')) as { id: number } | undefined;
       if (first) await db(table).where('id', first.id).update({ is_primary: true });
     };
     return {
       async beforeSave(values: Row, sc: SaveContext) {
         opts.normalise?.(values);
         if (!sc.existing && opts.locationDefault && !has(values.location_type_id)) {
-          const res = (await sc.call('LocationType', 'get', { is_default: 1, return: 'id', sequential: 1 })) as { values: Row[] };
+          const res = (await sc.call('LocationType', 'get', { is_default: 1, return: 'id', sequential: 1 })) as {
+            values: Row[];
+          };
           values.location_type_id = res.values.length ? Number(res.values[0].id) : 1;
         }
         if (!opts.primary) return values;
@@ -162,7 +236,13 @@ export default definePlugin(({ services }) => {
         if (!has(contactId)) return values;
         const explicit = 'is_primary' in sc.params;
         if (!values.is_primary && (!sc.existing || explicit)) {
-          const others = await sc.db(table).where('contact_id', contactId as number).modify((q) => { if (sc.existing) q.whereNot('id', sc.existing.id as number); }).first('id');
+          const others = await sc
+            .db(table)
+            .where('contact_id', contactId as number)
+            .modify((q) => {
+              if (sc.existing) q.whereNot('id', sc.existing.id as number);
+            })
+            .first('id');
           if (!others) values.is_primary = 1;
         }
         if (sc.existing && !explicit) delete values.is_primary;
@@ -171,13 +251,20 @@ export default definePlugin(({ services }) => {
       async afterSave(row: Row, sc: SaveContext) {
         if (!opts.primary) return;
         if (row.is_primary) {
-          await sc.db(table).where('contact_id', row.contact_id as number).whereNot('id', row.id as number).update({ is_primary: false });
+          await sc
+            .db(table)
+            .where('contact_id', row.contact_id as number)
+            .whereNot('id', row.id as number)
+            .update({ is_primary: false });
           await opts.onPrimary?.(row, sc);
         }
         await promote(sc.db, row.contact_id);
       },
       async beforeDelete(row: Row, sc: SaveContext) {
-        await sc.db(table).where('id', row.id as number).del();
+        await sc
+          .db(table)
+          .where('id', row.id as number)
+          .del();
         if (opts.primary && row.is_primary) await promote(sc.db, row.contact_id);
         return 'handled' as const;
       },
@@ -193,9 +280,15 @@ export default definePlugin(({ services }) => {
     },
     // A contact without a name takes its primary email as display and sort name.
     onPrimary: async (row, sc) => {
-      const c = (await sc.db('crm_contact').where('id', row.contact_id as number).first('contact_type', 'first_name', 'middle_name', 'last_name')) as Row | undefined;
+      const c = (await sc
+        .db('crm_contact')
+        .where('id', row.contact_id as number)
+        .first('contact_type', 'first_name', 'middle_name', 'last_name')) as Row | undefined;
       if (c && c.contact_type === 'Individual' && !has(c.first_name) && !has(c.middle_name) && !has(c.last_name)) {
-        await sc.db('crm_contact').where('id', row.contact_id as number).update({ display_name: row.email, sort_name: row.email });
+        await sc
+          .db('crm_contact')
+          .where('id', row.contact_id as number)
+          .update({ display_name: row.email, sort_name: row.email });
       }
     },
   });
@@ -204,14 +297,24 @@ export default definePlugin(({ services }) => {
     // is_bulkmail is one per contact.
     async afterSave(row, sc) {
       await email.afterSave(row, sc);
-      if (row.is_bulkmail) await sc.db('crm_email').where('contact_id', row.contact_id as number).whereNot('id', row.id as number).update({ is_bulkmail: false });
+      if (row.is_bulkmail)
+        await sc
+          .db('crm_email')
+          .where('contact_id', row.contact_id as number)
+          .whereNot('id', row.id as number)
+          .update({ is_bulkmail: false });
     },
   });
-  entities.define(Phone, blockLifecycle('crm_phone', {
-    primary: true,
-    locationDefault: true,
-    normalise: (v) => { if (typeof v.phone === 'string') v.phone_numeric = v.phone.replace(/\D/g, ''); },
-  }));
+  entities.define(
+    Phone,
+    blockLifecycle('crm_phone', {
+      primary: true,
+      locationDefault: true,
+      normalise: (v) => {
+        if (typeof v.phone === 'string') v.phone_numeric = v.phone.replace(/\D/g, '');
+      },
+    }),
+  );
   entities.define(Address, blockLifecycle('crm_address', { primary: true, locationDefault: true }));
   entities.define(Website, blockLifecycle('crm_website', { primary: false, locationDefault: false }));
 });

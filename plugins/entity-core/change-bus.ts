@@ -14,7 +14,10 @@ export class ChangeBus {
   private closing = false;
   private readonly subscribers = new Map<string, Array<() => void>>();
 
-  constructor(private readonly channel: string, private readonly log: Logger) {}
+  constructor(
+    private readonly channel: string,
+    private readonly log: Logger,
+  ) {}
 
   /** Runs `fn` whenever `topic` changes here or on another instance. */
   on(topic: string, fn: () => void): void {

@@ -7,7 +7,13 @@ import { TRUSTED } from './store';
 import type { EngineRequest } from './types';
 
 /** The CLI's caller: holds every permission; the engines skip row access for trusted calls. */
-export const CLI_PRINCIPAL: Principal = Object.freeze({ ...ANONYMOUS, via: 'cli', flow: 'cli', permissions: new Set(['*']), attributes: { [TRUSTED]: true } });
+export const CLI_PRINCIPAL: Principal = Object.freeze({
+  ...ANONYMOUS,
+  via: 'cli',
+  flow: 'cli',
+  permissions: new Set(['*']),
+  attributes: { [TRUSTED]: true },
+});
 
 export function apiCliCommand(version: 3 | 4, service: string): CliCommand {
   return {
@@ -26,11 +32,19 @@ export function apiCliCommand(version: 3 | 4, service: string): CliCommand {
       } catch (err) {
         throw new KernelError('E_INVALID_PARAMS', `params is not valid JSON: ${(err as Error).message}`);
       }
-      if (!params || typeof params !== 'object' || Array.isArray(params)) throw new KernelError('E_INVALID_PARAMS', 'params must be a JSON object');
+      if (!params || typeof params !== 'object' || Array.isArray(params))
+        throw new KernelError('E_INVALID_PARAMS', 'params must be a JSON object');
       const scope = createRequestScope(kernel.container, 'cli', CLI_PRINCIPAL);
       try {
         const api = scope.resolve<{ call(r: EngineRequest): Promise<unknown> }>(service);
-        const result = await api.call({ entity, action, params, principal: CLI_PRINCIPAL, scope, checkPermissions: false });
+        const result = await api.call({
+          entity,
+          action,
+          params,
+          principal: CLI_PRINCIPAL,
+          scope,
+          checkPermissions: false,
+        });
         return JSON.stringify(result, null, 2);
       } finally {
         await scope.dispose();

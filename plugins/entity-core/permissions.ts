@@ -13,9 +13,18 @@ export function snake(entity: string): string {
  * `default`. APIv3 `create` with an id counts as `update`; APIv4 passes its action names as they are
  * (`save` falls to `default` unless the map names it; callers map it first).
  */
-export function permissionFor(registry: EntityRegistry, entity: string, action: string, params: Record<string, unknown> = {}): Permission {
+export function permissionFor(
+  registry: EntityRegistry,
+  entity: string,
+  action: string,
+  params: Record<string, unknown> = {},
+): Permission {
   const e = registry.find(entity);
-  const map: Record<string, Permission | undefined> = { meta: 'access CRM', default: 'administer CRM', ...(e?.permissions ?? {}) };
+  const map: Record<string, Permission | undefined> = {
+    meta: 'access CRM',
+    default: 'administer CRM',
+    ...(e?.permissions ?? {}),
+  };
   let a = action.toLowerCase();
   if (a === 'create' && (params.id || params[`${snake(entity)}_id`])) a = 'update';
   if (map[a] !== undefined) return map[a]!;

@@ -44,7 +44,11 @@ export class EntityRegistry {
   /** The options of a pseudoconstant field, or undefined when it has none. */
   async optionsFor(db: Knex, field: FieldDef): Promise<OptionItem[] | undefined> {
     if (field.options) return Object.entries(field.options).map(([value, label]) => ({ value, name: label, label }));
-    const key = field.optionGroup ? `g:${field.optionGroup}` : field.pseudoEntity ? `e:${field.pseudoEntity.entity}` : undefined;
+    const key = field.optionGroup
+      ? `g:${field.optionGroup}`
+      : field.pseudoEntity
+        ? `e:${field.pseudoEntity.entity}`
+        : undefined;
     if (!key) return undefined;
     const hit = this.cache.get(key);
     if (hit) return hit;
@@ -55,7 +59,9 @@ export class EntityRegistry {
       const target = this.get(pe.entity);
       const label = target.byName.get(pe.labelField)!;
       const name = target.byName.get(pe.nameField ?? 'name') ?? label;
-      const rows = (await db(target.table).select({ id: 'id', label: label.column ?? label.name, name: name.column ?? name.name }).orderBy('id')) as Array<{ id: number; label: string; name: string }>;
+      const rows = (await db(target.table)
+        .select({ id: 'id', label: label.column ?? label.name, name: name.column ?? name.name })
+        .orderBy('id')) as Array<{ id: number; label: string; name: string }>;
       items = rows.map((r) => ({ value: String(r.id), name: r.name, label: r.label }));
     }
     this.cache.set(key, items);
@@ -65,11 +71,13 @@ export class EntityRegistry {
   define(def: EntityDef, lifecycle: EntityLifecycle = {}): void {
     if (this.sealed) throw new KernelError('E_REGISTRY_SEALED', `Entity ${def.name} declared after boot`);
     if (this.map.has(def.name)) throw new KernelError('E_ACTION_DUPLICATE', `Entity ${def.name} is declared twice`);
-    if (!/^[a-z_][a-z0-9_]*$/.test(def.table)) throw new KernelError('E_MANIFEST_INVALID', `Entity ${def.name}: bad table name ${def.table}`);
+    if (!/^[a-z_][a-z0-9_]*$/.test(def.table))
+      throw new KernelError('E_MANIFEST_INVALID', `Entity ${def.name}: bad table name ${def.table}`);
     const byName = new Map<string, FieldDef>();
     const lookup = new Map<string, FieldDef>();
     for (const f of def.fields) {
-      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(f.column ?? f.name)) throw new KernelError('E_MANIFEST_INVALID', `Entity ${def.name}: bad column ${f.column ?? f.name}`);
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(f.column ?? f.name))
+        throw new KernelError('E_MANIFEST_INVALID', `Entity ${def.name}: bad column ${f.column ?? f.name}`);
       byName.set(f.name, f);
     }
     for (const f of def.fields) {
@@ -100,7 +108,10 @@ export class EntityRegistry {
 
   /** Entity names, optionally only those an API version serves. */
   names(version?: 3 | 4): string[] {
-    return [...this.map.values()].filter((e) => version === undefined || (e.apis ?? [3, 4]).includes(version)).map((e) => e.name).sort();
+    return [...this.map.values()]
+      .filter((e) => version === undefined || (e.apis ?? [3, 4]).includes(version))
+      .map((e) => e.name)
+      .sort();
   }
 
   /** Resolves a key (name, unique name, alias) to a field, or undefined. */

@@ -8,7 +8,23 @@ import type { RowAccess } from './hooks';
 import type { EntityRegistry } from './registry';
 import type { CompiledEntity, FieldDef } from './types';
 
-export const OPERATORS = ['=', '<=', '>=', '>', '<', 'LIKE', '<>', '!=', 'NOT LIKE', 'IN', 'NOT IN', 'BETWEEN', 'NOT BETWEEN', 'IS NOT NULL', 'IS NULL'] as const;
+export const OPERATORS = [
+  '=',
+  '<=',
+  '>=',
+  '>',
+  '<',
+  'LIKE',
+  '<>',
+  '!=',
+  'NOT LIKE',
+  'IN',
+  'NOT IN',
+  'BETWEEN',
+  'NOT BETWEEN',
+  'IS NOT NULL',
+  'IS NULL',
+] as const;
 /** APIv4's operators: APIv3's plus emptiness tests and CONTAINS (serialized fields, substrings). */
 export const V4_OPERATORS = [...OPERATORS, 'IS EMPTY', 'IS NOT EMPTY', 'CONTAINS', 'NOT CONTAINS'] as const;
 export type Operator = (typeof V4_OPERATORS)[number];
@@ -51,7 +67,11 @@ export interface Query {
   offset?: number;
 }
 
-export type AccessFn = (q: { entity: string; operation: 'view' | 'edit' | 'delete' | 'create'; principal: Principal }) => Promise<RowAccess | undefined>;
+export type AccessFn = (q: {
+  entity: string;
+  operation: 'view' | 'edit' | 'delete' | 'create';
+  principal: Principal;
+}) => Promise<RowAccess | undefined>;
 
 interface Resolved {
   /** SQL alias.column to use. */
@@ -61,16 +81,27 @@ interface Resolved {
 
 /** Plans joins for one query: alias per FK path, inner when a filter uses it. */
 class Planner {
-  private joins = new Map<string, { alias: string; entity: CompiledEntity; from: string; column: string; inner: boolean; owners?: number[] }>();
-  private related = new Map<string, { alias: string; entity: CompiledEntity; fk: string; where: Record<string, unknown> }>();
+  private joins = new Map<
+    string,
+    { alias: string; entity: CompiledEntity; from: string; column: string; inner: boolean; owners?: number[] }
+  >();
+  private related = new Map<
+    string,
+    { alias: string; entity: CompiledEntity; fk: string; where: Record<string, unknown> }
+  >();
   private n = 0;
 
-  constructor(private reg: EntityRegistry, readonly root: CompiledEntity) {}
+  constructor(
+    private reg: EntityRegistry,
+    readonly root: CompiledEntity,
+  ) {}
 
   resolve(path: string, use: 'filter' | 'select' | 'sort'): Resolved {
     const parts = path.split('.');
     if (parts.length - 1 > MAX_JOINS) {
-      throw new KernelError('E_FORBIDDEN', `Maximum number of joins exceeded in parameter ${path}`, { details: { error_code: 'unauthorized' } });
+      throw new KernelError('E_FORBIDDEN', `Maximum number of joins exceeded in parameter ${path}`, {
+        details: { error_code: 'unauthorized' },
+      });
     }
     let entity = this.root;
     let alias = 't';
@@ -143,7 +174,9 @@ class Planner {
 }
 
 function unknownField(path: string): KernelError {
-  return new KernelError('E_INVALID_PARAMS', `Unknown field ${path}`, { details: { error_code: 0, error_field: path } });
+  return new KernelError('E_INVALID_PARAMS', `Unknown field ${path}`, {
+    details: { error_code: 0, error_field: path },
+  });
 }
 
 const SQLSTATE = /^[0-9A-Z]{5}$/;
@@ -160,15 +193,30 @@ export function dbError(err: unknown): KernelError | undefined {
     if (typeof code === 'string' && SQLSTATE.test(code)) {
       const column = (e as { column?: string }).column;
       const constraint = (e as { constraint?: string }).constraint;
-      if (code === '23505') return new KernelError('E_CONFLICT', 'DB Error: already exists', { details: { error_code: 'already exists' }, cause: e });
+      if (code === '23505')
+        return new KernelError('E_CONFLICT', 'DB Error: already exists', {
+          details: { error_code: 'already exists' },
+          cause: e,
+        });
       if (code.startsWith('23')) {
         const field = column ?? constraint;
-        return new KernelError('E_CONFLICT', code === '23502' && column
-          ? `DB Constraint Violation - ${column} should possibly be marked as mandatory`
-          : 'DB Error: constraint violation', { details: { error_code: 'constraint violation', ...(field ? { field } : {}) }, cause: e });
+        return new KernelError(
+          'E_CONFLICT',
+          code === '23502' && column
+            ? `DB Constraint Violation - ${column} should possibly be marked as mandatory`
+            : 'DB Error: constraint violation',
+          { details: { error_code: 'constraint violation', ...(field ? { field } : {}) }, cause: e },
+        );
       }
-      if (code.startsWith('22')) return new KernelError('E_INVALID_PARAMS', 'DB Error: invalid value', { details: { error_code: 'invalid value' }, cause: e });
-      return new KernelError('E_DATABASE', 'DB Error: unknown error', { details: { error_code: 'database' }, cause: e });
+      if (code.startsWith('22'))
+        return new KernelError('E_INVALID_PARAMS', 'DB Error: invalid value', {
+          details: { error_code: 'invalid value' },
+          cause: e,
+        });
+      return new KernelError('E_DATABASE', 'DB Error: unknown error', {
+        details: { error_code: 'database' },
+        cause: e,
+      });
     }
     e = (e as { cause?: unknown }).cause;
   }
@@ -184,19 +232,32 @@ async function guarded<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 export class EntityStore {
-  private readonly returns = new WeakMap<CompiledEntity, { columns: string[]; map: (row: Record<string, unknown>) => Record<string, unknown> }>();
+  private readonly returns = new WeakMap<
+    CompiledEntity,
+    { columns: string[]; map: (row: Record<string, unknown>) => Record<string, unknown> }
+  >();
 
-  constructor(readonly registry: EntityRegistry, private readonly access: AccessFn) {}
+  constructor(
+    readonly registry: EntityRegistry,
+    private readonly access: AccessFn,
+  ) {}
 
   /** The row-access answer for an entity with an owner field ('all' without one, or when nobody answers). */
-  async rowAccess(entity: CompiledEntity, operation: 'view' | 'edit' | 'delete' | 'create', principal: Principal): Promise<RowAccess> {
+  async rowAccess(
+    entity: CompiledEntity,
+    operation: 'view' | 'edit' | 'delete' | 'create',
+    principal: Principal,
+  ): Promise<RowAccess> {
     if (!entity.ownerField || principal.attributes?.[TRUSTED]) return 'all';
     return (await this.access({ entity: entity.name, operation, principal })) ?? 'all';
   }
 
   private build(p: Planner, q: Query) {
     const plan = (c: Condition, depth: number): Planned => {
-      if (depth > MAX_CONDITION_DEPTH) throw new KernelError('E_INVALID_PARAMS', `Conditions nested deeper than ${MAX_CONDITION_DEPTH} levels`, { details: { error_code: 0 } });
+      if (depth > MAX_CONDITION_DEPTH)
+        throw new KernelError('E_INVALID_PARAMS', `Conditions nested deeper than ${MAX_CONDITION_DEPTH} levels`, {
+          details: { error_code: 0 },
+        });
       if ('or' in c) return { kind: 'or', items: c.or.map((x) => plan(x, depth + 1)) };
       if ('and' in c) return { kind: 'and', items: c.and.map((x) => plan(x, depth + 1)) };
       if ('not' in c) return { kind: 'not', items: [plan(c.not, depth + 1)] };
@@ -204,7 +265,9 @@ export class EntityStore {
     };
     const where = (q.where ?? []).map((c) => plan(c, 0));
     const paths = q.select ?? this.defaultSelect(p.root);
-    const cols = paths.filter((path) => !p.root.lookup.get(path)?.labelOf).map((path) => ({ path, r: p.resolve(path, 'select') }));
+    const cols = paths
+      .filter((path) => !p.root.lookup.get(path)?.labelOf)
+      .map((path) => ({ path, r: p.resolve(path, 'select') }));
     const sort = (q.sort ?? []).map((s) => ({ ...s, r: p.resolve(s.path, 'sort') }));
     return { where, cols, sort };
   }
@@ -213,7 +276,13 @@ export class EntityStore {
     return entity.fields.filter((f) => !f.secret && !f.related && !f.labelOf && !f.via).map((f) => f.name);
   }
 
-  private base(db: Knex, p: Planner, q: Query, built: ReturnType<EntityStore['build']>, access: RowAccess): Knex.QueryBuilder {
+  private base(
+    db: Knex,
+    p: Planner,
+    q: Query,
+    built: ReturnType<EntityStore['build']>,
+    access: RowAccess,
+  ): Knex.QueryBuilder {
     const qb = db(`${p.root.table} as t`);
     p.apply(qb);
     for (const w of built.where) applyPlanned(qb, w);
@@ -225,7 +294,12 @@ export class EntityStore {
     return qb;
   }
 
-  async select(db: Knex, entity: CompiledEntity, q: Query, principal: Principal | null): Promise<Array<Record<string, unknown>>> {
+  async select(
+    db: Knex,
+    entity: CompiledEntity,
+    q: Query,
+    principal: Principal | null,
+  ): Promise<Array<Record<string, unknown>>> {
     const { paths, rows } = await this.selectRows(db, entity, q, principal);
     return rows.map((row) => {
       const rec: Record<string, unknown> = {};
@@ -238,20 +312,31 @@ export class EntityStore {
    * As {@link select}, with each row as an array in the order of `paths` (the selected field paths): for a
    * caller that renders rows its own way, without an intermediate object per row.
    */
-  async selectRows(db: Knex, entity: CompiledEntity, q: Query, principal: Principal | null): Promise<{ paths: string[]; rows: unknown[][] }> {
+  async selectRows(
+    db: Knex,
+    entity: CompiledEntity,
+    q: Query,
+    principal: Principal | null,
+  ): Promise<{ paths: string[]; rows: unknown[][] }> {
     const p = new Planner(this.registry, entity);
     const built = this.build(p, q);
     const access = principal ? await this.rowAccess(entity, 'view', principal) : 'all';
     if (q.joinAccess && principal) await p.restrictJoins((e) => this.rowAccess(e, 'view', principal));
     const qb = this.base(db, p, q, built, access);
     const selects: Record<string, string> = {};
-    built.cols.forEach((c, i) => { selects[`c${i}`] = c.r.ref; });
+    built.cols.forEach((c, i) => {
+      selects[`c${i}`] = c.r.ref;
+    });
     qb.select(selects);
     for (const s of built.sort) qb.orderBy(s.r.ref, s.dir.toLowerCase() as 'asc' | 'desc');
     if (!built.sort.some((s) => s.r.ref === 't.id')) qb.orderBy('t.id', 'asc');
     // The API layers validate these; the store refuses them too, so no caller ever reaches knex's own error.
-    for (const [k, n] of [['limit', q.limit], ['offset', q.offset]] as const) {
-      if (n !== undefined && !(Number.isSafeInteger(n) && n >= 0)) throw new KernelError('E_INVALID_PARAMS', `${k} must be a non-negative integer`);
+    for (const [k, n] of [
+      ['limit', q.limit],
+      ['offset', q.offset],
+    ] as const) {
+      if (n !== undefined && !(Number.isSafeInteger(n) && n >= 0))
+        throw new KernelError('E_INVALID_PARAMS', `${k} must be a non-negative integer`);
     }
     if (q.limit) qb.limit(q.limit);
     if (q.offset) qb.offset(q.offset);
@@ -280,17 +365,29 @@ export class EntityStore {
   }
 
   /** Checks the principal may write this row (by its owner field); throws `unauthorized`. */
-  async checkWrite(entity: CompiledEntity, operation: 'edit' | 'delete' | 'create', row: Record<string, unknown>, principal: Principal | null): Promise<void> {
+  async checkWrite(
+    entity: CompiledEntity,
+    operation: 'edit' | 'delete' | 'create',
+    row: Record<string, unknown>,
+    principal: Principal | null,
+  ): Promise<void> {
     if (!principal || !entity.ownerField) return;
     const access = await this.rowAccess(entity, operation, principal);
     if (access === 'all') return;
     const owner = row[entity.ownerField];
-    const ok = access !== 'none' && (operation === 'create' && entity.ownerField === 'id' ? true : access.contactIds.includes(Number(owner)));
-    if (!ok) throw new KernelError('E_FORBIDDEN', 'Permission denied to modify contact record', { details: { error_code: 'unauthorized' } });
+    const ok =
+      access !== 'none' &&
+      (operation === 'create' && entity.ownerField === 'id' ? true : access.contactIds.includes(Number(owner)));
+    if (!ok)
+      throw new KernelError('E_FORBIDDEN', 'Permission denied to modify contact record', {
+        details: { error_code: 'unauthorized' },
+      });
   }
 
   async insert(db: Knex, entity: CompiledEntity, values: Record<string, unknown>): Promise<number> {
-    const [row] = (await guarded(async () => db(entity.table).insert(toDb(entity, values)).returning('id'))) as Array<{ id: number }>;
+    const [row] = (await guarded(async () => db(entity.table).insert(toDb(entity, values)).returning('id'))) as Array<{
+      id: number;
+    }>;
     return Number(row.id);
   }
 
@@ -300,7 +397,9 @@ export class EntityStore {
    */
   async insertRow(db: Knex, entity: CompiledEntity, values: Record<string, unknown>): Promise<Record<string, unknown>> {
     const ret = this.returning(entity);
-    const [row] = (await guarded(async () => db(entity.table).insert(toDb(entity, values)).returning(ret.columns))) as Array<Record<string, unknown>>;
+    const [row] = (await guarded(async () =>
+      db(entity.table).insert(toDb(entity, values)).returning(ret.columns),
+    )) as Array<Record<string, unknown>>;
     return ret.map(row);
   }
 
@@ -311,17 +410,27 @@ export class EntityStore {
   }
 
   /** Updates and returns the stored row as {@link byId} reads it (UPDATE … RETURNING); null when no row has this id. */
-  async updateRow(db: Knex, entity: CompiledEntity, id: number, values: Record<string, unknown>): Promise<Record<string, unknown> | null> {
+  async updateRow(
+    db: Knex,
+    entity: CompiledEntity,
+    id: number,
+    values: Record<string, unknown>,
+  ): Promise<Record<string, unknown> | null> {
     const data = toDb(entity, values);
     delete data.id;
     if (!Object.keys(data).length) return this.byId(db, entity, id);
     const ret = this.returning(entity);
-    const [row] = (await guarded(async () => db(entity.table).where('id', id).update(data).returning(ret.columns))) as Array<Record<string, unknown>>;
+    const [row] = (await guarded(async () =>
+      db(entity.table).where('id', id).update(data).returning(ret.columns),
+    )) as Array<Record<string, unknown>>;
     return row ? ret.map(row) : null;
   }
 
   /** The RETURNING list of a write (the columns {@link byId} selects, from metadata) and its row mapping. */
-  private returning(entity: CompiledEntity): { columns: string[]; map: (row: Record<string, unknown>) => Record<string, unknown> } {
+  private returning(entity: CompiledEntity): {
+    columns: string[];
+    map: (row: Record<string, unknown>) => Record<string, unknown>;
+  } {
     let r = this.returns.get(entity);
     if (!r) {
       const fields = this.defaultSelect(entity).map((name) => entity.byName.get(name)!);
@@ -343,7 +452,11 @@ export class EntityStore {
   }
 
   /** Rows elsewhere that reference this record, per referencing table/column (getrefcount). */
-  async refCounts(db: Knex, entity: CompiledEntity, id: number): Promise<Array<{ name: string; type: string; table: string; key: string; count: number }>> {
+  async refCounts(
+    db: Knex,
+    entity: CompiledEntity,
+    id: number,
+  ): Promise<Array<{ name: string; type: string; table: string; key: string; count: number }>> {
     const out: Array<{ name: string; type: string; table: string; key: string; count: number }> = [];
     for (const name of this.registry.names()) {
       const other = this.registry.get(name);
@@ -365,7 +478,9 @@ function applyPlanned(qb: Knex.QueryBuilder, w: Planned): void {
   if (w.kind === 'filter') return applyFilter(qb, w.r, w.f);
   const items = w.items;
   if (w.kind === 'not') {
-    qb.whereNot((sub) => { for (const x of items) applyPlanned(sub, x); });
+    qb.whereNot((sub) => {
+      for (const x of items) applyPlanned(sub, x);
+    });
     return;
   }
   if (!items.length) {
@@ -374,10 +489,14 @@ function applyPlanned(qb: Knex.QueryBuilder, w: Planned): void {
     return;
   }
   if (w.kind === 'and') {
-    qb.where((sub) => { for (const x of items) applyPlanned(sub, x); });
+    qb.where((sub) => {
+      for (const x of items) applyPlanned(sub, x);
+    });
     return;
   }
-  qb.where((sub) => { for (const x of items) sub.orWhere((y) => applyPlanned(y, x)); });
+  qb.where((sub) => {
+    for (const x of items) sub.orWhere((y) => applyPlanned(y, x));
+  });
 }
 
 const isText = (f: FieldDef) => f.type === 'String' || f.type === 'Text' || f.type === 'Email' || f.type === 'Url';
@@ -390,27 +509,74 @@ function applyFilter(qb: Knex.QueryBuilder, r: Resolved, f: Filter): void {
     return;
   }
   switch (f.op) {
-    case '=': qb.where(col, '=', v(f.value) as Knex.Value); break;
-    case '!=': case '<>': qb.where(col, '<>', v(f.value) as Knex.Value); break;
-    case '>': case '>=': case '<': case '<=': qb.where(col, f.op, v(f.value) as Knex.Value); break;
+    case '=':
+      qb.where(col, '=', v(f.value) as Knex.Value);
+      break;
+    case '!=':
+    case '<>':
+      qb.where(col, '<>', v(f.value) as Knex.Value);
+      break;
+    case '>':
+    case '>=':
+    case '<':
+    case '<=':
+      qb.where(col, f.op, v(f.value) as Knex.Value);
+      break;
     // The reference runs on MySQL, whose LIKE ignores case: so does ours. `lower(col) LIKE lower(?)`
     // rather than ILIKE, so a `lower(col) text_pattern_ops` index serves prefix searches.
     // Non-text columns are compared as text (MySQL does that implicitly).
-    case 'LIKE': qb.whereRaw(isText(r.field) ? 'lower(??) like lower(?)' : 'lower(??::text) like lower(?)', [col, String(f.value)]); break;
-    case 'NOT LIKE': qb.whereRaw(isText(r.field) ? 'not (lower(??) like lower(?))' : 'not (lower(??::text) like lower(?))', [col, String(f.value)]); break;
-    case 'IN': qb.whereIn(col, (f.value as unknown[]).map(v) as Knex.Value[]); break;
-    case 'NOT IN': qb.whereNotIn(col, (f.value as unknown[]).map(v) as Knex.Value[]); break;
-    case 'BETWEEN': qb.whereBetween(col, (f.value as unknown[]).map(v) as [Knex.Value, Knex.Value]); break;
-    case 'NOT BETWEEN': qb.whereNotBetween(col, (f.value as unknown[]).map(v) as [Knex.Value, Knex.Value]); break;
-    case 'IS NULL': qb.whereNull(col); break;
-    case 'IS NOT NULL': qb.whereNotNull(col); break;
-    case 'IS EMPTY': qb.where((x) => { x.whereNull(col); if (isText(r.field) || r.field.serialize) x.orWhere(col, '=', ''); }); break;
-    case 'IS NOT EMPTY': qb.whereNotNull(col); if (isText(r.field) || r.field.serialize) qb.where(col, '<>', ''); break;
-    case 'CONTAINS': case 'NOT CONTAINS': {
+    case 'LIKE':
+      qb.whereRaw(isText(r.field) ? 'lower(??) like lower(?)' : 'lower(??::text) like lower(?)', [
+        col,
+        String(f.value),
+      ]);
+      break;
+    case 'NOT LIKE':
+      qb.whereRaw(isText(r.field) ? 'not (lower(??) like lower(?))' : 'not (lower(??::text) like lower(?))', [
+        col,
+        String(f.value),
+      ]);
+      break;
+    case 'IN':
+      qb.whereIn(col, (f.value as unknown[]).map(v) as Knex.Value[]);
+      break;
+    case 'NOT IN':
+      qb.whereNotIn(col, (f.value as unknown[]).map(v) as Knex.Value[]);
+      break;
+    case 'BETWEEN':
+      qb.whereBetween(col, (f.value as unknown[]).map(v) as [Knex.Value, Knex.Value]);
+      break;
+    case 'NOT BETWEEN':
+      qb.whereNotBetween(col, (f.value as unknown[]).map(v) as [Knex.Value, Knex.Value]);
+      break;
+    case 'IS NULL':
+      qb.whereNull(col);
+      break;
+    case 'IS NOT NULL':
+      qb.whereNotNull(col);
+      break;
+    case 'IS EMPTY':
+      qb.where((x) => {
+        x.whereNull(col);
+        if (isText(r.field) || r.field.serialize) x.orWhere(col, '=', '');
+      });
+      break;
+    case 'IS NOT EMPTY':
+      qb.whereNotNull(col);
+      if (isText(r.field) || r.field.serialize) qb.where(col, '<>', '');
+      break;
+    case 'CONTAINS':
+    case 'NOT CONTAINS': {
       // Serialized fields: the value is one item; other fields: a substring (case-insensitive, as MySQL).
       const items = Array.isArray(f.value) ? f.value : [f.value];
-      const needle = (x: unknown) => (r.field.serialize ? `%\x01${likeEscape(String(x))}\x01%` : `%${likeEscape(String(x))}%`);
-      const test = (x: Knex.QueryBuilder) => { for (const it of items) { if (r.field.serialize) x.where(col, 'like', needle(it)); else x.whereRaw('??::text ilike ?', [col, needle(it)]); } };
+      const needle = (x: unknown) =>
+        r.field.serialize ? `%\x01${likeEscape(String(x))}\x01%` : `%${likeEscape(String(x))}%`;
+      const test = (x: Knex.QueryBuilder) => {
+        for (const it of items) {
+          if (r.field.serialize) x.where(col, 'like', needle(it));
+          else x.whereRaw('??::text ilike ?', [col, needle(it)]);
+        }
+      };
       if (f.op === 'CONTAINS') qb.where(test);
       else qb.where((x) => x.whereNull(col).orWhereNot(test));
       break;
@@ -425,9 +591,16 @@ function likeEscape(s: string): string {
 
 /** One value as the DB takes it (after the generic layer validated it). */
 export function toDbValue(field: FieldDef, value: unknown): unknown {
-  if (value === null || value === undefined || value === '') return field.type === 'String' || field.type === 'Text' || field.type === 'Email' || field.type === 'Url' ? (value ?? null) : null;
+  if (value === null || value === undefined || value === '')
+    return field.type === 'String' || field.type === 'Text' || field.type === 'Email' || field.type === 'Url'
+      ? (value ?? null)
+      : null;
   if (field.serialize) {
-    const list = Array.isArray(value) ? value : String(value).split(/[,\x01]/).filter(Boolean);
+    const list = Array.isArray(value)
+      ? value
+      : String(value)
+          .split(/[,\x01]/)
+          .filter(Boolean);
     return list.length ? `\x01${list.join('\x01')}\x01` : null;
   }
   if (field.type === 'Boolean') return value === true || value === 1 || value === '1' || value === 'true';

@@ -3,7 +3,8 @@ import type { AwilixContainer } from 'awilix';
 import type { Knex } from 'knex';
 import type { Cradle, Permission, Principal } from '../../kernel';
 
-export type FieldType = 'Int' | 'String' | 'Text' | 'Boolean' | 'Date' | 'Timestamp' | 'Float' | 'Money' | 'Email' | 'Url';
+export type FieldType =
+  'Int' | 'String' | 'Text' | 'Boolean' | 'Date' | 'Timestamp' | 'Float' | 'Money' | 'Email' | 'Url';
 
 export interface FieldDef {
   name: string;
@@ -70,7 +71,10 @@ export interface SaveContext {
 
 export interface EntityLifecycle {
   /** Validates and completes the values about to be written (field names); may throw. Returns the values. */
-  beforeSave?(values: Record<string, unknown>, ctx: SaveContext): Promise<Record<string, unknown> | void> | Record<string, unknown> | void;
+  beforeSave?(
+    values: Record<string, unknown>,
+    ctx: SaveContext,
+  ): Promise<Record<string, unknown> | void> | Record<string, unknown> | void;
   afterSave?(row: Record<string, unknown>, ctx: SaveContext): Promise<void> | void;
   /** May throw to refuse; may return 'handled' when it did the delete itself (e.g. trash). */
   beforeDelete?(row: Record<string, unknown>, ctx: SaveContext): Promise<'handled' | void> | 'handled' | void;
@@ -78,7 +82,10 @@ export interface EntityLifecycle {
    * Adjusts get params before the query is built (Contact's trash default, name search): may return
    * new params and extra conditions (paths from metadata only).
    */
-  beforeGet?(params: Record<string, unknown>, ctx: { principal: Principal }): { params?: Record<string, unknown>; where?: import('./store').Condition[] } | void;
+  beforeGet?(
+    params: Record<string, unknown>,
+    ctx: { principal: Principal },
+  ): { params?: Record<string, unknown>; where?: import('./store').Condition[] } | void;
 }
 
 export interface EntityDef {

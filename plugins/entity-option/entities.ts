@@ -25,7 +25,13 @@ export const LocationType: EntityDef = {
     { name: 'is_default', type: 'Boolean', title: 'Default Location Type?', apiDefault: 0 },
   ],
   indexes: [{ name: 'UI_name', fields: ['name'], unique: true }],
-  permissions: { get: AC, create: 'administer CRM', update: 'administer CRM data', delete: 'administer CRM data', default: 'administer CRM' },
+  permissions: {
+    get: AC,
+    create: 'administer CRM',
+    update: 'administer CRM data',
+    delete: 'administer CRM data',
+    default: 'administer CRM',
+  },
 };
 
 export const OptionGroup: EntityDef = {
@@ -52,7 +58,16 @@ export const OptionValue: EntityDef = {
   labelField: 'label',
   fields: [
     { name: 'id', type: 'Int', title: 'Option Value ID', required: true },
-    { name: 'option_group_id', type: 'Int', title: 'Option Group ID', required: true, apiRequired: true, fk: 'OptionGroup', aliases: ['option_group_name'], pseudoEntity: { entity: 'OptionGroup', labelField: 'title', nameField: 'name' } },
+    {
+      name: 'option_group_id',
+      type: 'Int',
+      title: 'Option Group ID',
+      required: true,
+      apiRequired: true,
+      fk: 'OptionGroup',
+      aliases: ['option_group_name'],
+      pseudoEntity: { entity: 'OptionGroup', labelField: 'title', nameField: 'name' },
+    },
     { name: 'label', type: 'String', title: 'Option Label', required: true, apiRequired: true, maxlength: 512 },
     { name: 'value', type: 'String', title: 'Option Value', required: true, maxlength: 512 },
     { name: 'name', type: 'String', title: 'Option Name', maxlength: 255 },

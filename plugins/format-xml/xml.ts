@@ -59,7 +59,14 @@ function escapeText(v: string): string {
 }
 
 function escapeAttr(v: string): string {
-  return v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/\r/g, '&#13;').replace(/\n/g, '&#10;').replace(/\t/g, '&#9;');
+  return v
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/\r/g, '&#13;')
+    .replace(/\n/g, '&#10;')
+    .replace(/\t/g, '&#9;');
 }
 
 function element(name: string, inner: string): string {
@@ -69,22 +76,38 @@ function element(name: string, inner: string): string {
 /** A field of a WP result item: scalars as text, arrays as `_<key>` children (recursively). */
 function wpField(name: string, value: unknown): string {
   const tag = XML_NAME.test(name) ? name : `_${name}`;
-  if (isObj(value)) return element(tag, Object.entries(value).map(([k, v]) => wpField(`_${k}`, v)).join(''));
+  if (isObj(value))
+    return element(
+      tag,
+      Object.entries(value)
+        .map(([k, v]) => wpField(`_${k}`, v))
+        .join(''),
+    );
   return element(tag, escapeText(scalarText(value)));
 }
 
 function wpItem(item: unknown): string {
   if (!isObj(item)) return element('Result', escapeText(scalarText(item)));
-  return element('Result', Object.entries(item).map(([k, v]) => wpField(k, v)).join(''));
+  return element(
+    'Result',
+    Object.entries(item)
+      .map(([k, v]) => wpField(k, v))
+      .join(''),
+  );
 }
 
 export function renderWpXml(result: unknown): string {
-  const r: Obj = isObj(result) ? (Array.isArray(result) ? Object.fromEntries(result.map((v, i) => [String(i), v])) : result) : { result };
+  const r: Obj = isObj(result)
+    ? Array.isArray(result)
+      ? Object.fromEntries(result.map((v, i) => [String(i), v]))
+      : result
+    : { result };
   let attrs = ' xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"';
   if (r.count !== undefined && r.count !== null) attrs += ` count="${escapeAttr(scalarText(r.count))}"`;
-  const inner = r.values !== undefined && r.values !== null
-    ? (isObj(r.values) ? Object.values(r.values) : [r.values]).map(wpItem).join('')
-    : wpItem(r);
+  const inner =
+    r.values !== undefined && r.values !== null
+      ? (isObj(r.values) ? Object.values(r.values) : [r.values]).map(wpItem).join('')
+      : wpItem(r);
   return `<?xml version="1.0"?>\n${inner === '' ? `<ResultSet${attrs}/>` : `<ResultSet${attrs}>${inner}</ResultSet>`}\n`;
 }
 

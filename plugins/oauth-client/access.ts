@@ -9,7 +9,11 @@ import type { RowAccess } from '../entity-core';
 import { contactRowAccess } from '../users/acl';
 import { P } from './entities';
 
-export function contactTokenAccess(entity: string, operation: 'view' | 'edit' | 'delete' | 'create', principal: Pick<Principal, 'contactId' | 'permissions'>): RowAccess | undefined {
+export function contactTokenAccess(
+  entity: string,
+  operation: 'view' | 'edit' | 'delete' | 'create',
+  principal: Pick<Principal, 'contactId' | 'permissions'>,
+): RowAccess | undefined {
   if (entity !== 'OAuthContactToken') return undefined;
   const contactOp = operation === 'view' ? 'view' : 'edit';
   const contact = contactRowAccess('Contact', contactOp, principal) ?? 'none';

@@ -32,11 +32,14 @@ export const sessionHashOf = (p: Principal): string | null => {
 };
 
 const selector = (params: Row): Selector => ({
-  where: params.where as unknown[] | undefined, orderBy: params.orderBy as Record<string, string> | undefined,
-  limit: params.limit as number | undefined, offset: params.offset as number | undefined,
+  where: params.where as unknown[] | undefined,
+  orderBy: params.orderBy as Record<string, string> | undefined,
+  limit: params.limit as number | undefined,
+  offset: params.offset as number | undefined,
 });
 
-const scopesOf = (v: unknown): string[] | null => (v === undefined || v === null ? null : Array.isArray(v) ? (v as string[]) : [String(v)]);
+const scopesOf = (v: unknown): string[] | null =>
+  v === undefined || v === null ? null : Array.isArray(v) ? (v as string[]) : [String(v)];
 
 interface Deps {
   store: () => OAuthStore;
@@ -50,10 +53,14 @@ export function defineOAuthActions(actions: ActionRegistrar, deps: Deps): void {
 
   // ---- OAuthClient.authorizationCode ----
   actions.define({
-    version: 4, entity: 'OAuthClient', action: 'authorizationCode',
-    description: 'Starts the authorization code flow (PKCE S256): returns the URL to send the user to; the state is kept in the database',
+    version: 4,
+    entity: 'OAuthClient',
+    action: 'authorizationCode',
+    description:
+      'Starts the authorization code flow (PKCE S256): returns the URL to send the user to; the state is kept in the database',
     params: {
-      type: 'object', additionalProperties: false,
+      type: 'object',
+      additionalProperties: false,
       properties: {
         ...grantProps,
         landingUrl: { type: ['string', 'null'] },
@@ -72,14 +79,29 @@ export function defineOAuthActions(actions: ActionRegistrar, deps: Deps): void {
       const sessionHash = sessionHashOf(ctx.principal);
       const id = newStateId();
       const start = await tokens().authorizationUrl({
-        client: s.clientRecord(client), scopes: scopesOf(params.scopes),
+        client: s.clientRecord(client),
+        scopes: scopesOf(params.scopes),
         params: { state: id, prompt: params.prompt ?? null, responseMode: params.responseMode ?? null },
       });
-      const responseMode = typeof params.responseMode === 'string' && params.responseMode ? params.responseMode : 'query';
-      await s.createState(ctx.db, id, {
-        clientId: Number(client.id), storage, tag: (params.tag as string | null) ?? null, scopes: start.scopes, landingUrl,
-        codeVerifier: start.codeVerifier, redirectUri: start.redirectUri, providerUrl: start.url, contactId: ctx.principal.contactId,
-      }, { sessionHash }, (params.ttl as number | undefined) ?? 3600);
+      const responseMode =
+        typeof params.responseMode === 'string' && params.responseMode ? params.responseMode : 'query';
+      await s.createState(
+        ctx.db,
+        id,
+        {
+          clientId: Number(client.id),
+          storage,
+          tag: (params.tag as string | null) ?? null,
+          scopes: start.scopes,
+          landingUrl,
+          codeVerifier: start.codeVerifier,
+          redirectUri: start.redirectUri,
+          providerUrl: start.url,
+          contactId: ctx.principal.contactId,
+        },
+        { sessionHash },
+        (params.ttl as number | undefined) ?? 3600,
+      );
       // Without a session the state is bound to the first browser opening our start link (it sets a cookie).
       const url = sessionHash ? start.url : new URL(`/crm/oauth-client/start?state=${id}`, deps.publicUrl).href;
       const row: Row = { response_mode: responseMode, url };
@@ -92,29 +114,42 @@ export function defineOAuthActions(actions: ActionRegistrar, deps: Deps): void {
   });
 
   // ---- OAuthClient.userPassword / clientCredential / clientCredentials ----
-  const direct = (action: string, grant: string, description: string, extra: Record<string, object>) => actions.define({
-    version: 4, entity: 'OAuthClient', action, description,
-    params: { type: 'object', additionalProperties: false, properties: { ...grantProps, ...extra } },
-    permission: P.CLIENT,
-    writes: true,
-    async handler(params, ctx) {
-      const s = store();
-      const storage = OAuthStore.checkStorage(params.storage ?? 'OAuthSysToken');
-      const sessionHash = sessionHashOf(ctx.principal);
-      if (storage === 'OAuthSessionToken' && !sessionHash) throw new KernelError('E_OAUTH_NO_SESSION', 'OAuthSessionToken storage needs a logged-in session (the caller has none)');
-      const client = await s.locateClient(ctx.db, selector(params));
-      const record = await tokens().fetchToken(grant, {
-        client: s.clientRecord(client), scopes: scopesOf(params.scopes), tag: (params.tag as string | null) ?? null,
-        params: grant === 'password' ? { username: params.username, password: params.password } : {},
-      });
-      const row = await s.saveToken(ctx.db, storage, record, {
-        callerContactId: ctx.principal.contactId, sessionHash, createContact: api3ContactCreator(ctx.scope, ctx.db),
-      });
-      return [s.tokenResult(storage, row, ctx.principal)];
-    },
-  });
+  const direct = (action: string, grant: string, description: string, extra: Record<string, object>) =>
+    actions.define({
+      version: 4,
+      entity: 'OAuthClient',
+      action,
+      description,
+      params: { type: 'object', additionalProperties: false, properties: { ...grantProps, ...extra } },
+      permission: P.CLIENT,
+      writes: true,
+      async handler(params, ctx) {
+        const s = store();
+        const storage = OAuthStore.checkStorage(params.storage ?? 'OAuthSysToken');
+        const sessionHash = sessionHashOf(ctx.principal);
+        if (storage === 'OAuthSessionToken' && !sessionHash)
+          throw new KernelError(
+            'E_OAUTH_NO_SESSION',
+            'OAuthSessionToken storage needs a logged-in session (the caller has none)',
+          );
+        const client = await s.locateClient(ctx.db, selector(params));
+        const record = await tokens().fetchToken(grant, {
+          client: s.clientRecord(client),
+          scopes: scopesOf(params.scopes),
+          tag: (params.tag as string | null) ?? null,
+          params: grant === 'password' ? { username: params.username, password: params.password } : {},
+        });
+        const row = await s.saveToken(ctx.db, storage, record, {
+          callerContactId: ctx.principal.contactId,
+          sessionHash,
+          createContact: api3ContactCreator(ctx.scope, ctx.db),
+        });
+        return [s.tokenResult(storage, row, ctx.principal)];
+      },
+    });
   direct('userPassword', 'password', 'Gets a token with the resource owner password grant and stores it', {
-    username: { type: 'string', minLength: 1 }, password: { type: 'string', minLength: 1 },
+    username: { type: 'string', minLength: 1 },
+    password: { type: 'string', minLength: 1 },
   });
   direct('clientCredential', 'client_credentials', 'Gets a token with the client credentials grant and stores it', {});
   direct('clientCredentials', 'client_credentials', 'Alias of clientCredential', {});
@@ -127,9 +162,16 @@ export function defineOAuthActions(actions: ActionRegistrar, deps: Deps): void {
   };
   for (const storage of Object.keys(refreshPerm) as Storage[]) {
     actions.define({
-      version: 4, entity: storage, action: 'refresh',
-      description: 'Refreshes the selected tokens that expire within threshold seconds (default 60; negative forces; no expiry always); one provider call per token even when callers race',
-      params: { type: 'object', additionalProperties: false, properties: { ...selectorProps, threshold: { type: 'integer' } } },
+      version: 4,
+      entity: storage,
+      action: 'refresh',
+      description:
+        'Refreshes the selected tokens that expire within threshold seconds (default 60; negative forces; no expiry always); one provider call per token even when callers race',
+      params: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { ...selectorProps, threshold: { type: 'integer' } },
+      },
       permission: refreshPerm[storage],
       // Not one transaction: each token is refreshed (or its error recorded) under its own row lock and committed.
       writes: false,
@@ -139,16 +181,24 @@ export function defineOAuthActions(actions: ActionRegistrar, deps: Deps): void {
 
   // ---- OAuthProvider (read-only, over the providers service) ----
   actions.define({
-    version: 4, entity: 'OAuthProvider', action: 'get',
+    version: 4,
+    entity: 'OAuthProvider',
+    action: 'get',
     description: 'Lists OAuth providers (where on name, title, class, tags — CONTAINS — ; select; orderBy; limit)',
-    params: { type: 'object', additionalProperties: false, properties: { ...selectorProps, select: { type: 'array', items: { type: 'string' } } } },
+    params: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { ...selectorProps, select: { type: 'array', items: { type: 'string' } } },
+    },
     permission: 'access CRM',
     async handler(params) {
       return queryProviders(await providers().list(), params);
     },
   });
   actions.define({
-    version: 4, entity: 'OAuthProvider', action: 'getFields',
+    version: 4,
+    entity: 'OAuthProvider',
+    action: 'getFields',
     description: 'Fields of OAuthProvider',
     params: { type: 'object', properties: { select: { type: 'array' } }, additionalProperties: true },
     permission: 'access CRM',
@@ -156,7 +206,12 @@ export function defineOAuthActions(actions: ActionRegistrar, deps: Deps): void {
   });
 }
 
-export async function refreshTokens(s: OAuthStore, storage: Storage, params: Row, ctx: Pick<ActionContext, 'db' | 'principal'>): Promise<Row[]> {
+export async function refreshTokens(
+  s: OAuthStore,
+  storage: Storage,
+  params: Row,
+  ctx: Pick<ActionContext, 'db' | 'principal'>,
+): Promise<Row[]> {
   const rows = await s.selectTokens(ctx.db, storage, selector(params), ctx.principal);
   const out: Row[] = [];
   let firstError: unknown;
@@ -187,35 +242,56 @@ export const PROVIDER_FIELDS = [
 const FIELD_NAMES = PROVIDER_FIELDS.map((f) => f.name);
 
 function likeToRegExp(pattern: string): RegExp {
-  const esc = pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/%/g, '.*').replace(/_/g, '.');
+  const esc = pattern
+    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    .replace(/%/g, '.*')
+    .replace(/_/g, '.');
   return new RegExp(`^${esc}$`, 'is');
 }
 
 function matches(p: Row, clause: unknown): boolean {
-  if (!Array.isArray(clause)) throw new KernelError('E_INVALID_PARAMS', 'Each where clause is [field, operator, value]');
+  if (!Array.isArray(clause))
+    throw new KernelError('E_INVALID_PARAMS', 'Each where clause is [field, operator, value]');
   if (clause[0] === 'OR' && Array.isArray(clause[1])) return clause[1].some((c) => matches(p, c));
   if (clause[0] === 'AND' && Array.isArray(clause[1])) return clause[1].every((c) => matches(p, c));
   const [field, rawOp, value] = clause as [string, string, unknown];
   if (!FIELD_NAMES.includes(field)) throw new KernelError('E_INVALID_PARAMS', `Invalid field '${String(field)}'`);
   const v = p[field];
   switch (String(rawOp).toUpperCase()) {
-    case '=': return v === value;
-    case '!=': case '<>': return v !== value;
-    case 'LIKE': return typeof v === 'string' && likeToRegExp(String(value)).test(v);
-    case 'NOT LIKE': return !(typeof v === 'string' && likeToRegExp(String(value)).test(v));
-    case 'IN': return Array.isArray(value) && value.includes(v);
-    case 'NOT IN': return Array.isArray(value) && !value.includes(v);
-    case 'CONTAINS': return Array.isArray(v) && v.includes(value);
-    case 'IS NULL': return v === undefined || v === null;
-    case 'IS NOT NULL': return v !== undefined && v !== null;
-    default: throw new KernelError('E_INVALID_PARAMS', `Illegal operator ${String(rawOp)}`);
+    case '=':
+      return v === value;
+    case '!=':
+    case '<>':
+      return v !== value;
+    case 'LIKE':
+      return typeof v === 'string' && likeToRegExp(String(value)).test(v);
+    case 'NOT LIKE':
+      return !(typeof v === 'string' && likeToRegExp(String(value)).test(v));
+    case 'IN':
+      return Array.isArray(value) && value.includes(v);
+    case 'NOT IN':
+      return Array.isArray(value) && !value.includes(v);
+    case 'CONTAINS':
+      return Array.isArray(v) && v.includes(value);
+    case 'IS NULL':
+      return v === undefined || v === null;
+    case 'IS NOT NULL':
+      return v !== undefined && v !== null;
+    default:
+      throw new KernelError('E_INVALID_PARAMS', `Illegal operator ${String(rawOp)}`);
   }
 }
 
 export function queryProviders(list: ProviderRecord[], params: Row): Row[] {
   let rows: Row[] = list.map((p) => ({
-    name: p.name, title: p.title, class: p.class ?? 'generic', options: p.options ?? {}, tags: p.tags ?? [],
-    contactTemplate: p.contactTemplate ?? null, mailSettingsTemplate: p.mailSettingsTemplate ?? null, templates: p.templates ?? null,
+    name: p.name,
+    title: p.title,
+    class: p.class ?? 'generic',
+    options: p.options ?? {},
+    tags: p.tags ?? [],
+    contactTemplate: p.contactTemplate ?? null,
+    mailSettingsTemplate: p.mailSettingsTemplate ?? null,
+    templates: p.templates ?? null,
   }));
   const where = (params.where ?? []) as unknown[];
   if (!Array.isArray(where)) throw new KernelError('E_INVALID_PARAMS', 'where must be an array');
@@ -224,7 +300,8 @@ export function queryProviders(list: ProviderRecord[], params: Row): Row[] {
   const keys = Object.entries(orderBy);
   for (const [k, d] of keys) {
     if (!FIELD_NAMES.includes(k)) throw new KernelError('E_INVALID_PARAMS', `Invalid field '${k}'`);
-    if (!/^(ASC|DESC)$/i.test(String(d))) throw new KernelError('E_INVALID_PARAMS', `orderBy direction must be ASC or DESC`);
+    if (!/^(ASC|DESC)$/i.test(String(d)))
+      throw new KernelError('E_INVALID_PARAMS', `orderBy direction must be ASC or DESC`);
   }
   rows.sort((a, b) => {
     for (const [k, d] of keys) {
@@ -238,7 +315,8 @@ export function queryProviders(list: ProviderRecord[], params: Row): Row[] {
   rows = rows.slice(offset, limit ? offset + limit : undefined);
   const select = params.select as string[] | undefined;
   if (select?.length) {
-    for (const f of select) if (!FIELD_NAMES.includes(f)) throw new KernelError('E_INVALID_PARAMS', `Invalid field '${f}'`);
+    for (const f of select)
+      if (!FIELD_NAMES.includes(f)) throw new KernelError('E_INVALID_PARAMS', `Invalid field '${f}'`);
     rows = rows.map((r) => Object.fromEntries(select.map((f) => [f, r[f]])));
   }
   return rows;

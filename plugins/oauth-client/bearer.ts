@@ -25,7 +25,10 @@ export interface Bearer {
 }
 
 export class OAuthAccess {
-  constructor(private readonly store: () => OAuthStore, private readonly rootDb: () => Knex) {}
+  constructor(
+    private readonly store: () => OAuthStore,
+    private readonly rootDb: () => Knex,
+  ) {}
 
   async bearer(ref: TokenRef, opts: { threshold?: number; db?: Knex } = {}): Promise<Bearer> {
     const storage = OAuthStore.checkStorage(ref.storage ?? 'OAuthSysToken');
@@ -34,7 +37,12 @@ export class OAuthAccess {
     let id = ref.id;
     if (id === undefined) {
       if (!ref.tag) throw new KernelError('E_INVALID_PARAMS', 'oauthAccess.bearer needs a token id or tag');
-      const rows = await s.select(db, storage, { where: [['tag', '=', ref.tag]], orderBy: { id: 'DESC' }, limit: 1 }, null);
+      const rows = await s.select(
+        db,
+        storage,
+        { where: [['tag', '=', ref.tag]], orderBy: { id: 'DESC' }, limit: 1 },
+        null,
+      );
       if (!rows.length) throw new KernelError('E_NOT_FOUND', `No ${storage} is tagged ${ref.tag}`);
       id = Number(rows[0].id);
     }
@@ -42,7 +50,11 @@ export class OAuthAccess {
     if (!stored.refresh_token) {
       // Nothing to refresh with (client credentials): usable until it expires.
       const exp = stored.expires as number | null;
-      if (exp && exp <= s.now()) throw new KernelError('E_OAUTH_NO_REFRESH_TOKEN', `OAuth: ${storage} ${id} has expired and has no refresh_token; get a new token`);
+      if (exp && exp <= s.now())
+        throw new KernelError(
+          'E_OAUTH_NO_REFRESH_TOKEN',
+          `OAuth: ${storage} ${id} has expired and has no refresh_token; get a new token`,
+        );
       return this.shape(id, stored);
     }
     const { row, error } = await s.refreshOne(db, storage, id, opts.threshold);
@@ -51,7 +63,8 @@ export class OAuthAccess {
   }
 
   private shape(id: number, row: Record<string, unknown>): Bearer {
-    if (typeof row.access_token !== 'string' || !row.access_token) throw new KernelError('E_OAUTH_NO_REFRESH_TOKEN', `OAuth token ${id} has no access token`);
+    if (typeof row.access_token !== 'string' || !row.access_token)
+      throw new KernelError('E_OAUTH_NO_REFRESH_TOKEN', `OAuth token ${id} has no access token`);
     return {
       tokenId: id,
       accessToken: row.access_token,

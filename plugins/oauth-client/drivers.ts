@@ -3,7 +3,16 @@
  * `generic` (the default, CiviCRM's CiviGenericProvider) and `google` (room for specialised ones).
  */
 import { ownerName } from './token-record';
-import type { ClientRecord, DriverIo, ProviderClass, ProviderDriver, ProviderOptions, ProviderRecord, ResolvedOwner, TokenResponse } from './types';
+import type {
+  ClientRecord,
+  DriverIo,
+  ProviderClass,
+  ProviderDriver,
+  ProviderOptions,
+  ProviderRecord,
+  ResolvedOwner,
+  TokenResponse,
+} from './types';
 import { KernelError, replaceTenant } from './util';
 
 export const USE_ID_TOKEN = '{{use_id_token}}';
@@ -18,7 +27,9 @@ export class GenericProvider implements ProviderDriver {
   protected requireUrl(client: ClientRecord, key: 'urlAuthorize' | 'urlAccessToken'): string {
     const url = this.options(client)[key];
     if (typeof url !== 'string' || !url) {
-      throw new KernelError('E_OAUTH_PROVIDER_INVALID', `OAuth provider ${this.provider.name} has no options.${key}`, { details: { provider: this.provider.name, option: key } });
+      throw new KernelError('E_OAUTH_PROVIDER_INVALID', `OAuth provider ${this.provider.name} has no options.${key}`, {
+        details: { provider: this.provider.name, option: key },
+      });
     }
     return url;
   }
@@ -83,6 +94,14 @@ export class GoogleProvider extends GenericProvider {
 }
 
 export const builtinProviderClasses: ProviderClass[] = [
-  { name: 'generic', description: 'Any OAuth2 provider described by URLs; supports {{tenant}} and {{use_id_token}}', create: (p) => new GenericProvider(p) },
-  { name: 'google', description: 'Google (offline access, display name as owner name)', create: (p) => new GoogleProvider(p) },
+  {
+    name: 'generic',
+    description: 'Any OAuth2 provider described by URLs; supports {{tenant}} and {{use_id_token}}',
+    create: (p) => new GenericProvider(p),
+  },
+  {
+    name: 'google',
+    description: 'Google (offline access, display name as owner name)',
+    create: (p) => new GoogleProvider(p),
+  },
 ];

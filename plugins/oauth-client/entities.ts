@@ -14,11 +14,32 @@ export const P = {
 } as const;
 
 export const OAUTH_PERMISSIONS = [
-  { name: P.CLIENT, label: 'OAuth: manage OAuth client', description: 'Create, change and delete OAuth clients (including their secret, options and tenant) and start grants' },
-  { name: P.SECRETS, label: 'OAuth: manage OAuth client secrets', description: 'Read and write access tokens, refresh tokens and raw responses of system tokens' },
-  { name: P.AUTH_CODE, label: 'OAuth: create tokens via auth code flow', description: 'Finish an authorization code flow at /crm/oauth-client/return' },
-  { name: P.MY_CONTACT_TOKENS, label: 'OAuth: manage my contact tokens', description: "Read and manage the OAuth tokens of one's own contact" },
-  { name: P.ALL_CONTACT_TOKENS, label: 'OAuth: manage all contact tokens', description: 'Read and manage every contact OAuth token (within contact access); implies the "my" permission' },
+  {
+    name: P.CLIENT,
+    label: 'OAuth: manage OAuth client',
+    description:
+      'Create, change and delete OAuth clients (including their secret, options and tenant) and start grants',
+  },
+  {
+    name: P.SECRETS,
+    label: 'OAuth: manage OAuth client secrets',
+    description: 'Read and write access tokens, refresh tokens and raw responses of system tokens',
+  },
+  {
+    name: P.AUTH_CODE,
+    label: 'OAuth: create tokens via auth code flow',
+    description: 'Finish an authorization code flow at /crm/oauth-client/return',
+  },
+  {
+    name: P.MY_CONTACT_TOKENS,
+    label: 'OAuth: manage my contact tokens',
+    description: "Read and manage the OAuth tokens of one's own contact",
+  },
+  {
+    name: P.ALL_CONTACT_TOKENS,
+    label: 'OAuth: manage all contact tokens',
+    description: 'Read and manage every contact OAuth token (within contact access); implies the "my" permission',
+  },
 ];
 
 const ts = (name: string, title: string): FieldDef => ({ name, type: 'Timestamp', title, readonly: true });
@@ -39,11 +60,31 @@ export const OAuthClient: EntityDef = {
   },
   fields: [
     { name: 'id', type: 'Int', title: 'Client ID', required: true, readonly: true },
-    { name: 'provider', type: 'String', title: 'Provider', maxlength: 128, required: true, apiRequired: true, description: 'Name of an OAuthProvider' },
-    { name: 'guid', type: 'String', title: 'Client ID at the provider', maxlength: 128, required: true, apiRequired: true },
+    {
+      name: 'provider',
+      type: 'String',
+      title: 'Provider',
+      maxlength: 128,
+      required: true,
+      apiRequired: true,
+      description: 'Name of an OAuthProvider',
+    },
+    {
+      name: 'guid',
+      type: 'String',
+      title: 'Client ID at the provider',
+      maxlength: 128,
+      required: true,
+      apiRequired: true,
+    },
     { name: 'tenant', type: 'String', title: 'Tenant', maxlength: 128, secret: [P.CLIENT] },
     { name: 'secret', type: 'Text', title: 'Client secret', secret: [P.CLIENT] },
-    { name: 'options', type: 'Text', title: 'Options (JSON object merged over the provider options)', secret: [P.CLIENT] },
+    {
+      name: 'options',
+      type: 'Text',
+      title: 'Options (JSON object merged over the provider options)',
+      secret: [P.CLIENT],
+    },
     { name: 'is_active', type: 'Boolean', title: 'Enabled', apiDefault: 1 },
     ts('created_date', 'Created'),
     ts('modified_date', 'Modified'),
@@ -77,7 +118,14 @@ export const OAuthSysToken: EntityDef = {
   apis: [4],
   labelField: 'tag',
   description: 'A token held by the system (mail accounts, integrations)',
-  permissions: { meta: 'access CRM', create: P.SECRETS, update: P.SECRETS, save: P.SECRETS, replace: P.SECRETS, default: P.CLIENT },
+  permissions: {
+    meta: 'access CRM',
+    create: P.SECRETS,
+    update: P.SECRETS,
+    save: P.SECRETS,
+    replace: P.SECRETS,
+    default: P.CLIENT,
+  },
   fields: tokenFields([P.SECRETS]),
 };
 
@@ -89,7 +137,10 @@ export const OAuthContactToken: EntityDef = {
   ownerField: 'contact_id',
   description: 'A token held on behalf of a contact; row rules in access.ts',
   permissions: { meta: 'access CRM', default: { anyOf: [P.MY_CONTACT_TOKENS, P.ALL_CONTACT_TOKENS] } },
-  fields: [...tokenFields([P.MY_CONTACT_TOKENS, P.ALL_CONTACT_TOKENS]), { name: 'contact_id', type: 'Int', title: 'Contact', fk: 'Contact' }],
+  fields: [
+    ...tokenFields([P.MY_CONTACT_TOKENS, P.ALL_CONTACT_TOKENS]),
+    { name: 'contact_id', type: 'Int', title: 'Contact', fk: 'Contact' },
+  ],
 };
 
 export const OAuthSessionToken: EntityDef = {
@@ -99,7 +150,17 @@ export const OAuthSessionToken: EntityDef = {
   labelField: 'tag',
   description: "A token tied to the caller's session: removed when the session ends",
   permissions: { meta: 'access CRM', default: 'administer CRM' },
-  fields: [...tokenFields(['administer CRM']), { name: 'session_hash', type: 'String', title: 'Session', maxlength: 64, readonly: true, secret: ['administer CRM'] }],
+  fields: [
+    ...tokenFields(['administer CRM']),
+    {
+      name: 'session_hash',
+      type: 'String',
+      title: 'Session',
+      maxlength: 64,
+      readonly: true,
+      secret: ['administer CRM'],
+    },
+  ],
 };
 
 export const MailSettings: EntityDef = {
@@ -115,7 +176,13 @@ export const MailSettings: EntityDef = {
     { name: 'domain', type: 'String', title: 'Email domain', maxlength: 255 },
     { name: 'localpart', type: 'String', title: 'Localpart', maxlength: 255 },
     { name: 'return_path', type: 'String', title: 'Return path', maxlength: 255 },
-    { name: 'protocol', type: 'String', title: 'Protocol', maxlength: 32, options: { IMAP: 'IMAP', POP3: 'POP3', Maildir: 'Maildir', Localdir: 'Localdir' } },
+    {
+      name: 'protocol',
+      type: 'String',
+      title: 'Protocol',
+      maxlength: 32,
+      options: { IMAP: 'IMAP', POP3: 'POP3', Maildir: 'Maildir', Localdir: 'Localdir' },
+    },
     { name: 'server', type: 'String', title: 'Server', maxlength: 255 },
     { name: 'port', type: 'Int', title: 'Port' },
     { name: 'username', type: 'String', title: 'Username', maxlength: 255 },

@@ -9,15 +9,21 @@ import type { GrantHandler, ProviderClass, ProviderRecord } from './types';
  * one as a whole. See {@link ProviderStage} for who wins.
  */
 export const oauthProviders = defineHook.collect<ProviderRecord, []>(
-  'oauthProviders', 'When the provider list is built (ready, flush, cache expiry): contribute OAuth provider records; later stages replace earlier ones by name');
+  'oauthProviders',
+  'When the provider list is built (ready, flush, cache expiry): contribute OAuth provider records; later stages replace earlier ones by name',
+);
 
 /** Collect, keyed by `name`: provider implementations a provider's `class` can name. Duplicate = boot error. */
 export const oauthProviderClasses = defineHook.collect<ProviderClass, []>(
-  'oauth.providerClasses', 'Once at ready: contribute provider implementations, keyed by class name');
+  'oauth.providerClasses',
+  'Once at ready: contribute provider implementations, keyed by class name',
+);
 
 /** Collect, keyed by `grantType` and aliases: grant implementations. Duplicate = boot error. */
 export const oauthGrants = defineHook.collect<GrantHandler, []>(
-  'oauth.grants', 'Once at ready: contribute OAuth grant implementations, keyed by grant type');
+  'oauth.grants',
+  'Once at ready: contribute OAuth grant implementations, keyed by grant type',
+);
 
 /**
  * Stages of the `oauthProviders` taps, lowest first; on a name clash the later one wins:

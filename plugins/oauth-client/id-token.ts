@@ -3,7 +3,14 @@
  * when configured, issuer must verify. Without one, the payload is only trusted when it came straight
  * from an HTTPS token endpoint (OIDC Core 3.1.3.7, the reference's rule); otherwise it is refused.
  */
-import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import {
+  createRemoteJWKSet,
+  decodeJwt,
+  decodeProtectedHeader,
+  errors as joseErrors,
+  jwtVerify,
+  type JWTVerifyGetKey,
+} from 'jose';
 import { KernelError } from './util';
 
 export interface VerifyIdTokenOptions {
@@ -46,33 +53,52 @@ export async function verifyIdToken(idToken: string, opts: VerifyIdTokenOptions)
   }
   if (!opts.jwksUrl && !opts.keys) {
     if (!/^https:/i.test(opts.tokenUrl)) {
-      throw new KernelError('E_OAUTH_INSECURE', 'Cannot decode ID token from insecure source: the token URL is not HTTPS and the provider has no JWKS (urlJwks) to verify it', {
-        details: { reason: 'insecure_source' },
-      });
+      throw new KernelError(
+        'E_OAUTH_INSECURE',
+        'Cannot decode ID token from insecure source: the token URL is not HTTPS and the provider has no JWKS (urlJwks) to verify it',
+        {
+          details: { reason: 'insecure_source' },
+        },
+      );
     }
     try {
       return decodeJwt(idToken) as Record<string, unknown>;
     } catch {
-      throw new KernelError('E_OAUTH_ID_TOKEN', 'The id_token payload cannot be decoded', { details: { reason: 'malformed' } });
+      throw new KernelError('E_OAUTH_ID_TOKEN', 'The id_token payload cannot be decoded', {
+        details: { reason: 'malformed' },
+      });
     }
   }
   if (!alg || alg.toLowerCase() === 'none') {
-    throw new KernelError('E_OAUTH_ID_TOKEN', 'Refused an unsigned id_token (alg none) from a provider with a JWKS', { details: { reason: 'unsigned' } });
+    throw new KernelError('E_OAUTH_ID_TOKEN', 'Refused an unsigned id_token (alg none) from a provider with a JWKS', {
+      details: { reason: 'unsigned' },
+    });
   }
   const keys = opts.keys ?? remoteJwks(opts.jwksUrl!, opts.timeoutMs);
   try {
-    const { payload } = await jwtVerify(idToken, keys, { audience: opts.audience, ...(opts.issuer ? { issuer: opts.issuer } : {}), clockTolerance: 60 });
+    const { payload } = await jwtVerify(idToken, keys, {
+      audience: opts.audience,
+      ...(opts.issuer ? { issuer: opts.issuer } : {}),
+      clockTolerance: 60,
+    });
     return payload as Record<string, unknown>;
   } catch (err) {
     if (err instanceof joseErrors.JWKSTimeout || (err instanceof TypeError && /fetch/i.test(err.message))) {
-      throw new KernelError('E_OAUTH_UNREACHABLE', 'The provider\'s JWKS could not be fetched to verify the id_token', { details: { reason: 'jwks_unreachable' } });
+      throw new KernelError('E_OAUTH_UNREACHABLE', "The provider's JWKS could not be fetched to verify the id_token", {
+        details: { reason: 'jwks_unreachable' },
+      });
     }
     const code = (err as { code?: string }).code ?? 'ERR_JOSE';
-    const why = code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' ? 'its signature does not verify'
-      : code === 'ERR_JWKS_NO_MATCHING_KEY' ? "no key of the provider's JWKS matches it"
-      : code === 'ERR_JWT_EXPIRED' ? 'it has expired'
-      : code === 'ERR_JWT_CLAIM_VALIDATION_FAILED' ? `its "${(err as { claim?: string }).claim}" claim is wrong`
-      : `it failed verification (${code})`;
+    const why =
+      code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED'
+        ? 'its signature does not verify'
+        : code === 'ERR_JWKS_NO_MATCHING_KEY'
+          ? "no key of the provider's JWKS matches it"
+          : code === 'ERR_JWT_EXPIRED'
+            ? 'it has expired'
+            : code === 'ERR_JWT_CLAIM_VALIDATION_FAILED'
+              ? `its "${(err as { claim?: string }).claim}" claim is wrong`
+              : `it failed verification (${code})`;
     throw new KernelError('E_OAUTH_ID_TOKEN', `The id_token was refused: ${why}`, { details: { reason: code } });
   }
 }

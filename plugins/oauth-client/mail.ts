@@ -18,7 +18,11 @@ export async function mailSetup(db: Knex, store: OAuthStore, storage: Storage, t
   if (!provider.mailSettingsTemplate) return null;
   const { secret: _secret, ...publicClient } = client;
   const { access_token: _a, refresh_token: _r, ...publicToken } = token;
-  const evaluated = evaluateTemplate(provider.mailSettingsTemplate, { token: publicToken, client: publicClient, provider });
+  const evaluated = evaluateTemplate(provider.mailSettingsTemplate, {
+    token: publicToken,
+    client: publicClient,
+    provider,
+  });
   const entity = store.entity('MailSettings');
   const values: Row = { auth: 'XOAuth2', is_active: true };
   for (const [k, v] of Object.entries(evaluated)) {
@@ -28,6 +32,8 @@ export async function mailSetup(db: Knex, store: OAuthStore, storage: Storage, t
     values[key] = v;
   }
   const id = await store.opts.store.insert(db, entity, values);
-  await db(store.entity('OAuthSysToken').table).where('id', Number(token.id)).update({ tag: `MailSettings:${id}`, modified_date: db.fn.now() });
+  await db(store.entity('OAuthSysToken').table)
+    .where('id', Number(token.id))
+    .update({ tag: `MailSettings:${id}`, modified_date: db.fn.now() });
   return id;
 }

@@ -25,9 +25,17 @@ export function providerNameFromFile(file: string): string {
 /** Checks one record against providers.schema.json; `where` names the file or plugin in the error. */
 export function validateProvider(record: unknown, where: string): ProviderRecord {
   if (!validate(record)) {
-    const problems = (validate.errors ?? []).map((e) => `${e.instancePath.replace(/^\//, '').replace(/\//g, '.') || '(root)'} ${e.message}${
-      e.keyword === 'additionalProperties' ? ` '${(e.params as { additionalProperty: string }).additionalProperty}'` : ''}`);
-    throw new KernelError('E_OAUTH_PROVIDER_INVALID', `OAuth provider ${where} is invalid: ${problems.join('; ')}`, { details: { source: where, problems } });
+    const problems = (validate.errors ?? []).map(
+      (e) =>
+        `${e.instancePath.replace(/^\//, '').replace(/\//g, '.') || '(root)'} ${e.message}${
+          e.keyword === 'additionalProperties'
+            ? ` '${(e.params as { additionalProperty: string }).additionalProperty}'`
+            : ''
+        }`,
+    );
+    throw new KernelError('E_OAUTH_PROVIDER_INVALID', `OAuth provider ${where} is invalid: ${problems.join('; ')}`, {
+      details: { source: where, problems },
+    });
   }
   return record as unknown as ProviderRecord;
 }
@@ -38,7 +46,9 @@ export function validateProvider(record: unknown, where: string): ProviderRecord
  */
 export function readProviderDir(dir: string, opts: { includeTests: boolean; label: string }): ProviderRecord[] {
   if (!existsSync(dir)) return [];
-  const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
   const out: ProviderRecord[] = [];
   for (const file of files) {
     if (/\.test\.json$/i.test(file) && !opts.includeTests) continue;
@@ -47,7 +57,11 @@ export function readProviderDir(dir: string, opts: { includeTests: boolean; labe
     try {
       parsed = JSON.parse(readFileSync(path.join(dir, file), 'utf8'));
     } catch (err) {
-      throw new KernelError('E_OAUTH_PROVIDER_INVALID', `OAuth provider file ${where} is not valid JSON: ${(err as Error).message}`, { details: { source: where } });
+      throw new KernelError(
+        'E_OAUTH_PROVIDER_INVALID',
+        `OAuth provider file ${where} is not valid JSON: ${(err as Error).message}`,
+        { details: { source: where } },
+      );
     }
     const record = validateProvider(parsed, `file ${where}`);
     // The file name decides the name, whatever the file says (reference §1.1.3).
@@ -62,7 +76,10 @@ export function mergeProviders(items: Array<{ plugin: string; item: ProviderReco
   for (const { plugin, item } of items) {
     const source = item.source ?? `plugin:${plugin}`;
     const where = item.source ? `file ${item.source}` : `from plugin ${plugin}`;
-    if (!item || typeof item !== 'object') throw new KernelError('E_OAUTH_PROVIDER_INVALID', `OAuth provider ${where} is not an object`, { details: { source } });
+    if (!item || typeof item !== 'object')
+      throw new KernelError('E_OAUTH_PROVIDER_INVALID', `OAuth provider ${where} is not an object`, {
+        details: { source },
+      });
     if (typeof item.name !== 'string' || !item.name) {
       throw new KernelError('E_OAUTH_PROVIDER_INVALID', `OAuth provider ${where} has no name`, { details: { source } });
     }
@@ -119,7 +136,10 @@ export class ProviderRegistry {
 
   async get(name: string): Promise<ProviderRecord> {
     const found = (await this.load()).byName.get(name);
-    if (!found) throw new KernelError('E_OAUTH_PROVIDER_UNKNOWN', `Invalid provider name: ${name}`, { details: { provider: name } });
+    if (!found)
+      throw new KernelError('E_OAUTH_PROVIDER_UNKNOWN', `Invalid provider name: ${name}`, {
+        details: { provider: name },
+      });
     return structuredClone(found);
   }
 
@@ -143,9 +163,13 @@ export class ProviderRegistry {
     const className = record.class ?? 'generic';
     const cls = this.opts.classes().get(className);
     if (!cls) {
-      throw new KernelError('E_OAUTH_PROVIDER_CLASS', `OAuth provider ${record.name} names class "${className}", which no enabled plugin provides (known: ${[...this.opts.classes().keys()].join(', ')})`, {
-        details: { provider: record.name, class: className },
-      });
+      throw new KernelError(
+        'E_OAUTH_PROVIDER_CLASS',
+        `OAuth provider ${record.name} names class "${className}", which no enabled plugin provides (known: ${[...this.opts.classes().keys()].join(', ')})`,
+        {
+          details: { provider: record.name, class: className },
+        },
+      );
     }
     const driver = cls.create(record);
     this.drivers.set(record.name, { record, driver });

@@ -32,13 +32,21 @@ export interface OAuthClientOptions {
 export const CORE_PROVIDERS_DIR = path.resolve(import.meta.dirname, '..', '..', 'providers');
 
 /** Builds a keyed map from a collect hook's attributed items; a clash names both plugins. */
-export function keyed<T>(items: Array<{ plugin: string; item: T }>, keysOf: (item: T) => string[], what: string): Map<string, T> {
+export function keyed<T>(
+  items: Array<{ plugin: string; item: T }>,
+  keysOf: (item: T) => string[],
+  what: string,
+): Map<string, T> {
   const map = new Map<string, T>();
   const owner = new Map<string, string>();
   for (const { plugin, item } of items) {
     for (const key of keysOf(item)) {
       if (owner.has(key)) {
-        throw new KernelError('E_HOOK_DUPLICATE', `${what} "${key}" is contributed by both plugin ${owner.get(key)} and plugin ${plugin}`, { plugin, details: { key, plugins: [owner.get(key), plugin] } });
+        throw new KernelError(
+          'E_HOOK_DUPLICATE',
+          `${what} "${key}" is contributed by both plugin ${owner.get(key)} and plugin ${plugin}`,
+          { plugin, details: { key, plugins: [owner.get(key), plugin] } },
+        );
       }
       owner.set(key, plugin);
       map.set(key, item);
@@ -54,36 +62,51 @@ export default definePlugin<OAuthClientOptions>((ctx) => {
 
   // Core files early, the private folder last: on a name clash the private folder replaces core
   // (and any plugin) as a whole. See ProviderStage for the full order.
-  hooks.tap(oauthProviders, () => readProviderDir(CORE_PROVIDERS_DIR, { includeTests, label: 'providers' }), { stage: ProviderStage.CORE_FILES });
-  hooks.tap(oauthProviders, () => readProviderDir(privateDir, { includeTests, label: '<dataDir>/oauth-providers' }), { stage: ProviderStage.PRIVATE_FOLDER });
+  hooks.tap(oauthProviders, () => readProviderDir(CORE_PROVIDERS_DIR, { includeTests, label: 'providers' }), {
+    stage: ProviderStage.CORE_FILES,
+  });
+  hooks.tap(oauthProviders, () => readProviderDir(privateDir, { includeTests, label: '<dataDir>/oauth-providers' }), {
+    stage: ProviderStage.PRIVATE_FOLDER,
+  });
   hooks.tap(oauthProviderClasses, () => builtinProviderClasses);
   hooks.tap(oauthGrants, () => refreshTokenGrant);
 
   let classes = new Map<string, ProviderClass>();
   let grants = new Map<string, GrantHandler>();
 
-  services.singleton('oauthProviders', ({ hooks: bus }) => new ProviderRegistry({ hooks: bus as HookBus, classes: () => classes, cacheTtl: config.cacheTtl ?? 600 }));
-  services.singleton('oauthTokens', ({ log }) => new OAuthTokens({
-    providers: services.resolve<ProviderRegistry>('oauthProviders'),
-    grants: () => grants,
-    log: log.child({ plugin: 'oauth-client' }),
-    timeoutMs: config.timeoutMs ?? 10000,
-    allowInsecureHttp: config.allowInsecureHttp ?? false,
-    redirectUri: config.redirectUri,
-    publicUrl: serviceConfig.server.publicUrl,
-  }));
+  services.singleton(
+    'oauthProviders',
+    ({ hooks: bus }) =>
+      new ProviderRegistry({ hooks: bus as HookBus, classes: () => classes, cacheTtl: config.cacheTtl ?? 600 }),
+  );
+  services.singleton(
+    'oauthTokens',
+    ({ log }) =>
+      new OAuthTokens({
+        providers: services.resolve<ProviderRegistry>('oauthProviders'),
+        grants: () => grants,
+        log: log.child({ plugin: 'oauth-client' }),
+        timeoutMs: config.timeoutMs ?? 10000,
+        allowInsecureHttp: config.allowInsecureHttp ?? false,
+        redirectUri: config.redirectUri,
+        publicUrl: serviceConfig.server.publicUrl,
+      }),
+  );
 
   // ---- storage: entities, permissions, row rules, actions, routes, services ----
-  const publicUrl = serviceConfig.server.publicUrl ?? `http://${serviceConfig.server.host}:${serviceConfig.server.port}`;
+  const publicUrl =
+    serviceConfig.server.publicUrl ?? `http://${serviceConfig.server.host}:${serviceConfig.server.port}`;
   const entities = services.resolve<EntityRegistry>('entities');
-  const sessionOf = (p: { attributes?: Readonly<Record<string, unknown>> }) => (typeof p.attributes?.[SESSION_ATTR] === 'string' ? p.attributes[SESSION_ATTR] as string : null);
+  const sessionOf = (p: { attributes?: Readonly<Record<string, unknown>> }) =>
+    typeof p.attributes?.[SESSION_ATTR] === 'string' ? (p.attributes[SESSION_ATTR] as string) : null;
   const store = () => services.resolve<OAuthStore>('oauthStore');
   for (const def of ENTITIES) entities.define(def);
   entities.extend('OAuthClient', {
     // Generic create/update (APIv4) check the provider as the reference does.
     async beforeSave(values) {
       if (values.provider !== undefined) await store().checkProvider(values.provider);
-      if (values.options !== undefined && values.options !== null && typeof values.options === 'object') values.options = JSON.stringify(values.options);
+      if (values.options !== undefined && values.options !== null && typeof values.options === 'object')
+        values.options = JSON.stringify(values.options);
       return values;
     },
   });
@@ -112,17 +135,26 @@ export default definePlugin<OAuthClientOptions>((ctx) => {
     beforeSave(values, sc) {
       if (sc.existing) return values;
       const hash = sessionOf(sc.principal);
-      if (!hash) throw new KernelError('E_OAUTH_NO_SESSION', 'OAuthSessionToken storage needs a logged-in session (the caller has none)');
+      if (!hash)
+        throw new KernelError(
+          'E_OAUTH_NO_SESSION',
+          'OAuthSessionToken storage needs a logged-in session (the caller has none)',
+        );
       return { ...values, session_hash: hash };
     },
   });
   hooks.tap(permissionsCatalogue, () => OAUTH_PERMISSIONS);
   hooks.tap(entityAccess, ({ entity, operation, principal }) => contactTokenAccess(entity, operation, principal));
   defineOAuthActions(ctx.actions, {
-    store, tokens: () => services.resolve<OAuthTokens>('oauthTokens'), providers: () => services.resolve<ProviderRegistry>('oauthProviders'), publicUrl,
+    store,
+    tokens: () => services.resolve<OAuthTokens>('oauthTokens'),
+    providers: () => services.resolve<ProviderRegistry>('oauthProviders'),
+    publicUrl,
   });
   ctx.actions.define({
-    version: 3, entity: 'System', action: 'flush',
+    version: 3,
+    entity: 'System',
+    action: 'flush',
     description: 'Flushes the caches (the OAuth provider list) of every instance',
     params: { type: 'object' },
     permission: 'administer CRM',
@@ -140,17 +172,29 @@ export default definePlugin<OAuthClientOptions>((ctx) => {
     },
   }));
   hooks.tap(httpRoutes, () => oauthRoutes((name) => services.resolve(name)));
-  services.singleton('oauthStore', ({ log }) => new OAuthStore({
-    entities, store: services.resolve<EntityStore>('entityStore'), tokens: services.resolve<OAuthTokens>('oauthTokens'),
-    providers: services.resolve<ProviderRegistry>('oauthProviders'), log: log.child({ plugin: 'oauth-client' }),
-    landingAllow: config.landingUrls ?? [], publicUrl,
-  }));
+  services.singleton(
+    'oauthStore',
+    ({ log }) =>
+      new OAuthStore({
+        entities,
+        store: services.resolve<EntityStore>('entityStore'),
+        tokens: services.resolve<OAuthTokens>('oauthTokens'),
+        providers: services.resolve<ProviderRegistry>('oauthProviders'),
+        log: log.child({ plugin: 'oauth-client' }),
+        landingAllow: config.landingUrls ?? [],
+        publicUrl,
+      }),
+  );
   services.singleton('oauthAccess', () => new OAuthAccess(store, () => services.resolve<Kernel['db']>('db')));
 
   ctx.onReady(async () => {
     const bus = services.resolve<HookBus>('hooks');
     classes = keyed(await bus.collectAttributed(oauthProviderClasses), (c) => [c.name], 'OAuth provider class');
-    grants = keyed(await bus.collectAttributed(oauthGrants), (g) => [g.grantType, ...(g.aliases ?? [])], 'OAuth grant type');
+    grants = keyed(
+      await bus.collectAttributed(oauthGrants),
+      (g) => [g.grantType, ...(g.aliases ?? [])],
+      'OAuth grant type',
+    );
     // Build the list once now, so a malformed provider file stops the start naming the file.
     const providers = services.resolve<ProviderRegistry>('oauthProviders');
     await providers.list();

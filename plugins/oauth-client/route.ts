@@ -21,7 +21,11 @@ export const START_PATH = '/crm/oauth-client/start';
 /** One cookie per sessionless state (several flows may run in one browser). */
 export const stateCookie = (state: string) => `crm_oauth_${state}`;
 
-export const escapeHtml = (s: unknown) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+export const escapeHtml = (s: unknown) =>
+  String(s ?? '').replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 
 function page(title: string, body: string): string {
   return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
@@ -31,10 +35,17 @@ function show(ctx: Context, status: number, title: string, lines: Array<[string,
   ctx.status = status;
   ctx.type = 'text/html';
   ctx.set('Cache-Control', 'no-store');
-  ctx.body = page(title, `<dl>${lines.filter(([, v]) => v !== undefined && v !== null && v !== '').map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('')}</dl>`);
+  ctx.body = page(
+    title,
+    `<dl>${lines
+      .filter(([, v]) => v !== undefined && v !== null && v !== '')
+      .map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`)
+      .join('')}</dl>`,
+  );
 }
 
-const one = (v: unknown): string | undefined => (typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined);
+const one = (v: unknown): string | undefined =>
+  typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined;
 
 export function oauthRoutes(resolve: <T>(name: string) => T): RouteDefinition[] {
   const store = () => resolve<OAuthStore>('oauthStore');
@@ -47,7 +58,15 @@ export function oauthRoutes(resolve: <T>(name: string) => T): RouteDefinition[] 
         try {
           const id = one(ctx.query.state) ?? '';
           const { cookie, providerUrl } = await store().claimState(scope.cradle.db, id);
-          ctx.cookies.set(stateCookie(id), cookie, { httpOnly: true, sameSite: 'lax', secure: ctx.secure, path: '/crm/oauth-client', maxAge: 86400 * 1000, overwrite: true, signed: false });
+          ctx.cookies.set(stateCookie(id), cookie, {
+            httpOnly: true,
+            sameSite: 'lax',
+            secure: ctx.secure,
+            path: '/crm/oauth-client',
+            maxAge: 86400 * 1000,
+            overwrite: true,
+            signed: false,
+          });
           ctx.set('Cache-Control', 'no-store');
           ctx.redirect(providerUrl);
         } catch (err) {
@@ -69,25 +88,38 @@ export function oauthRoutes(resolve: <T>(name: string) => T): RouteDefinition[] 
         try {
           // Single use: the state is consumed before anything else, whatever happens next.
           const stateId = one(ctx.query.state);
-          const cookie = stateId && /^CC_[A-Za-z0-9]{1,60}$/.test(stateId) ? ctx.cookies.get(stateCookie(stateId)) ?? null : null;
+          const cookie =
+            stateId && /^CC_[A-Za-z0-9]{1,60}$/.test(stateId) ? (ctx.cookies.get(stateCookie(stateId)) ?? null) : null;
           const state = await s.consumeState(db, stateId, { sessionHash: session?.idHash ?? null, cookie });
           const providerError = one(ctx.query.error);
           if (providerError) {
-            resolve<import('pino').Logger>('log').info({ plugin: 'oauth-client', error: providerError.slice(0, 100) }, 'OAuth returned error');
-            return show(ctx, 400, 'OAuth Error', [['Error', providerError], ['Description', one(ctx.query.error_description)], ['More information', one(ctx.query.error_uri)]]);
+            resolve<import('pino').Logger>('log').info(
+              { plugin: 'oauth-client', error: providerError.slice(0, 100) },
+              'OAuth returned error',
+            );
+            return show(ctx, 400, 'OAuth Error', [
+              ['Error', providerError],
+              ['Description', one(ctx.query.error_description)],
+              ['More information', one(ctx.query.error_uri)],
+            ]);
           }
           const code = one(ctx.query.code);
           if (!code) throw new KernelError('E_OAUTH_CLIENT_INVALID', 'OAuth: Unrecognized return request');
           // The browser finishing the flow needs a permission too (anonymous: the anonymous role's).
           const perms = await identity.permissionsFor(db, session?.userId ?? null);
           if (!holds({ anyOf: [P.AUTH_CODE, P.CLIENT] }, perms)) {
-            throw new KernelError('E_FORBIDDEN', 'You are not allowed to create OAuth tokens (create OAuth tokens via auth code flow, or manage OAuth client)');
+            throw new KernelError(
+              'E_FORBIDDEN',
+              'You are not allowed to create OAuth tokens (create OAuth tokens via auth code flow, or manage OAuth client)',
+            );
           }
           const landing = state.landingUrl ? s.landingUrl(state.landingUrl) : null;
           const clientRow = await s.clientById(db, state.clientId);
           const tokens = resolve<OAuthTokens>('oauthTokens');
           const record = await tokens.fetchToken('authorization_code', {
-            client: s.clientRecord(clientRow), scopes: state.scopes, tag: state.tag,
+            client: s.clientRecord(clientRow),
+            scopes: state.scopes,
+            tag: state.tag,
             params: { code, codeVerifier: state.codeVerifier, redirectUri: state.redirectUri },
           });
           const saved: Row = await db.transaction(async (trx) => {
@@ -97,7 +129,13 @@ export function oauthRoutes(resolve: <T>(name: string) => T): RouteDefinition[] 
               createContact: api3ContactCreator(scope, trx),
             });
             const mailId = await mailSetup(trx, s, state.storage, row);
-            if (cookie && stateId) ctx.cookies.set(stateCookie(stateId), '', { path: '/crm/oauth-client', maxAge: 0, httpOnly: true, overwrite: true });
+            if (cookie && stateId)
+              ctx.cookies.set(stateCookie(stateId), '', {
+                path: '/crm/oauth-client',
+                maxAge: 0,
+                httpOnly: true,
+                overwrite: true,
+              });
             return mailId ? { ...row, tag: `MailSettings:${mailId}`, mail_settings_id: mailId } : row;
           });
           if (landing) {
@@ -106,14 +144,24 @@ export function oauthRoutes(resolve: <T>(name: string) => T): RouteDefinition[] 
             return;
           }
           show(ctx, 200, 'OAuth Token Created', [
-            ['Storage', state.storage], ['Token ID', saved.id], ['Tag', saved.tag], ['Resource owner', saved.resource_owner_name],
-            ['Mail account', saved.mail_settings_id ? `Account created! (MailSettings ${String(saved.mail_settings_id)})` : undefined],
+            ['Storage', state.storage],
+            ['Token ID', saved.id],
+            ['Tag', saved.tag],
+            ['Resource owner', saved.resource_owner_name],
+            [
+              'Mail account',
+              saved.mail_settings_id ? `Account created! (MailSettings ${String(saved.mail_settings_id)})` : undefined,
+            ],
             ['Next step', 'No landing URL was given; start the flow with landingUrl to come back to your page.'],
           ]);
         } catch (err) {
           if (!isKernelError(err)) throw err;
           const d = (err.details ?? {}) as Row;
-          show(ctx, err.code === 'E_FORBIDDEN' ? 403 : 400, 'OAuth Error', [['Message', err.message], ['Error', d.error], ['Description', d.error_description]]);
+          show(ctx, err.code === 'E_FORBIDDEN' ? 403 : 400, 'OAuth Error', [
+            ['Message', err.message],
+            ['Error', d.error],
+            ['Description', d.error_description],
+          ]);
         }
       },
     },

@@ -52,7 +52,13 @@ export function sameHash(a: string | null | undefined, b: string | null | undefi
 const invalid = (message: string, details?: Row) => new KernelError('E_INVALID_PARAMS', message, { details });
 
 /** Trusted principal for internal reads and writes (row access not applied). */
-const trusted = (p?: Principal): Principal => ({ contactId: p?.contactId ?? null, userId: p?.userId ?? null, via: 'system', permissions: new Set(['*']), attributes: { [TRUSTED]: true } });
+const trusted = (p?: Principal): Principal => ({
+  contactId: p?.contactId ?? null,
+  userId: p?.userId ?? null,
+  via: 'system',
+  permissions: new Set(['*']),
+  attributes: { [TRUSTED]: true },
+});
 
 export interface OAuthStoreOptions {
   entities: EntityRegistry;
@@ -80,7 +86,15 @@ export interface SaveTokenContext {
 export function api3ContactCreator(scope: AwilixContainer<Cradle>, db: Knex): (params: Row) => Promise<number> {
   return async (params) => {
     const api3 = scope.cradle.api3 as import('../api3/types').Api3Service;
-    const res = (await api3.call({ entity: 'Contact', action: 'create', params, principal: trusted(), scope, db, checkPermissions: false })) as { id: number };
+    const res = (await api3.call({
+      entity: 'Contact',
+      action: 'create',
+      params,
+      principal: trusted(),
+      scope,
+      db,
+      checkPermissions: false,
+    })) as { id: number };
     return Number(res.id);
   };
 }
@@ -119,9 +133,16 @@ export class OAuthStore {
   }
 
   private clause(entity: CompiledEntity, clause: unknown): Condition {
-    if (!Array.isArray(clause) || typeof clause[0] !== 'string') throw invalid('Each where clause is [field, operator, value]');
+    if (!Array.isArray(clause) || typeof clause[0] !== 'string')
+      throw invalid('Each where clause is [field, operator, value]');
     if (clause[0] === 'OR' && Array.isArray(clause[1])) {
-      return { or: clause[1].map((c) => { const r = this.clause(entity, c); if ('or' in r) throw invalid('Nested OR is not supported here'); return r; }) };
+      return {
+        or: clause[1].map((c) => {
+          const r = this.clause(entity, c);
+          if ('or' in r) throw invalid('Nested OR is not supported here');
+          return r;
+        }),
+      };
     }
     const [path, rawOp, value] = clause as [string, unknown, unknown];
     const op = String(rawOp ?? '=').toUpperCase();
@@ -146,12 +167,27 @@ export class OAuthStore {
   }
 
   /** Rows of an entity with every stored field (secrets included): callers redact. */
-  async select(db: Knex, entityName: string, sel: Selector, principal: Principal | null, extra: Condition[] = []): Promise<Row[]> {
+  async select(
+    db: Knex,
+    entityName: string,
+    sel: Selector,
+    principal: Principal | null,
+    extra: Condition[] = [],
+  ): Promise<Row[]> {
     const entity = this.entity(entityName);
     const fields = entity.fields.map((f) => f.name);
-    const rows = await this.opts.store.select(db, entity, {
-      where: [...this.conditions(entity, sel.where), ...extra], select: fields, sort: this.sort(sel.orderBy), limit: sel.limit, offset: sel.offset,
-    }, principal);
+    const rows = await this.opts.store.select(
+      db,
+      entity,
+      {
+        where: [...this.conditions(entity, sel.where), ...extra],
+        select: fields,
+        sort: this.sort(sel.orderBy),
+        limit: sel.limit,
+        offset: sel.offset,
+      },
+      principal,
+    );
     return rows.map((r) => this.decode(r));
   }
 
@@ -160,7 +196,11 @@ export class OAuthStore {
     const out: Row = { ...row };
     for (const k of Object.keys(out)) {
       if (JSON_FIELDS.has(k) && typeof out[k] === 'string') {
-        try { out[k] = JSON.parse(out[k] as string); } catch { /* keep text */ }
+        try {
+          out[k] = JSON.parse(out[k] as string);
+        } catch {
+          /* keep text */
+        }
       }
     }
     if (out.expires !== undefined && out.expires !== null) out.expires = Number(out.expires);
@@ -171,7 +211,8 @@ export class OAuthStore {
   /** Values for insert/update: JSON columns as JSON text (jsonb accepts it on pg and PGlite). */
   private encode(values: Row): Row {
     const out: Row = {};
-    for (const [k, v] of Object.entries(values)) out[k] = JSON_FIELDS.has(k) && v !== null && v !== undefined && typeof v !== 'string' ? JSON.stringify(v) : v;
+    for (const [k, v] of Object.entries(values))
+      out[k] = JSON_FIELDS.has(k) && v !== null && v !== undefined && typeof v !== 'string' ? JSON.stringify(v) : v;
     return out;
   }
 
@@ -179,8 +220,10 @@ export class OAuthStore {
 
   async createClient(db: Knex, values: Row): Promise<Row> {
     await this.checkProvider(values.provider);
-    if (typeof values.guid !== 'string' || !values.guid) throw invalid('OAuthClient: guid (the client id at the provider) is required');
-    if (values.options !== undefined && values.options !== null && !isObj(values.options)) throw invalid('OAuthClient: options must be a JSON object');
+    if (typeof values.guid !== 'string' || !values.guid)
+      throw invalid('OAuthClient: guid (the client id at the provider) is required');
+    if (values.options !== undefined && values.options !== null && !isObj(values.options))
+      throw invalid('OAuthClient: options must be a JSON object');
     const entity = this.entity('OAuthClient');
     const id = await this.opts.store.insert(db, entity, this.encode({ is_active: true, ...values }));
     return (await this.select(db, 'OAuthClient', { where: [['id', '=', id]] }, null))[0];
@@ -188,7 +231,11 @@ export class OAuthStore {
 
   async checkProvider(name: unknown): Promise<void> {
     if (typeof name !== 'string' || !(await this.opts.providers.has(name))) {
-      throw new KernelError('E_OAUTH_PROVIDER_UNKNOWN', `Invalid provider name: ${typeof name === 'string' ? name : JSON.stringify(name ?? null)}`, { details: { provider: name ?? null } });
+      throw new KernelError(
+        'E_OAUTH_PROVIDER_UNKNOWN',
+        `Invalid provider name: ${typeof name === 'string' ? name : JSON.stringify(name ?? null)}`,
+        { details: { provider: name ?? null } },
+      );
     }
   }
 
@@ -196,25 +243,42 @@ export class OAuthStore {
   async locateClient(db: Knex, sel: Selector): Promise<Row> {
     const rows = await this.select(db, 'OAuthClient', { ...sel, limit: sel.limit ?? 2 }, null);
     if (rows.length !== 1) {
-      throw new KernelError('E_OAUTH_CLIENT_NOT_FOUND', `OAuth: Failed to locate client. Expected 1 client, but found ${rows.length} clients.`, { details: { found: rows.length } });
+      throw new KernelError(
+        'E_OAUTH_CLIENT_NOT_FOUND',
+        `OAuth: Failed to locate client. Expected 1 client, but found ${rows.length} clients.`,
+        { details: { found: rows.length } },
+      );
     }
     return rows[0];
   }
 
   async clientById(db: Knex, id: number): Promise<Row> {
     const rows = await this.select(db, 'OAuthClient', { where: [['id', '=', id]] }, null);
-    if (!rows.length) throw new KernelError('E_OAUTH_CLIENT_NOT_FOUND', `OAuth: Failed to locate client. Expected 1 client, but found 0 clients.`, { details: { found: 0 } });
+    if (!rows.length)
+      throw new KernelError(
+        'E_OAUTH_CLIENT_NOT_FOUND',
+        `OAuth: Failed to locate client. Expected 1 client, but found 0 clients.`,
+        { details: { found: 0 } },
+      );
     return rows[0];
   }
 
   clientRecord(row: Row): ClientRecord {
-    return { id: Number(row.id), provider: String(row.provider), guid: String(row.guid), secret: (row.secret as string | null) ?? null, tenant: (row.tenant as string | null) ?? null, options: isObj(row.options) ? row.options : null };
+    return {
+      id: Number(row.id),
+      provider: String(row.provider),
+      guid: String(row.guid),
+      secret: (row.secret as string | null) ?? null,
+      tenant: (row.tenant as string | null) ?? null,
+      options: isObj(row.options) ? row.options : null,
+    };
   }
 
   // ---- tokens ---------------------------------------------------------------------------------
 
   static checkStorage(storage: unknown): Storage {
-    if (!(STORAGES as readonly unknown[]).includes(storage)) throw invalid(`Invalid token storage (${String(storage)})`, { storage: storage ?? null });
+    if (!(STORAGES as readonly unknown[]).includes(storage))
+      throw invalid(`Invalid token storage (${String(storage)})`, { storage: storage ?? null });
     return storage as Storage;
   }
 
@@ -229,7 +293,11 @@ export class OAuthStore {
       values.contact_id = ctx.contactId !== undefined ? ctx.contactId : await this.contactFromTag(db, record, ctx);
     }
     if (storage === 'OAuthSessionToken') {
-      if (!ctx.sessionHash) throw new KernelError('E_OAUTH_NO_SESSION', 'OAuthSessionToken storage needs a logged-in session (the caller has none)');
+      if (!ctx.sessionHash)
+        throw new KernelError(
+          'E_OAUTH_NO_SESSION',
+          'OAuthSessionToken storage needs a logged-in session (the caller has none)',
+        );
       values.session_hash = ctx.sessionHash;
     }
     const entity = this.entity(storage);
@@ -237,7 +305,11 @@ export class OAuthStore {
     return this.readToken(db, storage, id);
   }
 
-  async contactFromTag(db: Knex, record: { tag?: unknown; client_id?: unknown }, ctx: Pick<SaveTokenContext, 'callerContactId' | 'createContact'>): Promise<number | null> {
+  async contactFromTag(
+    db: Knex,
+    record: { tag?: unknown; client_id?: unknown },
+    ctx: Pick<SaveTokenContext, 'callerContactId' | 'createContact'>,
+  ): Promise<number | null> {
     const tag = typeof record.tag === 'string' ? record.tag : '';
     const link = /^linkContact:(\d+)$/.exec(tag);
     if (link) {
@@ -250,9 +322,12 @@ export class OAuthStore {
     if (tag === 'createContact') {
       const client = record.client_id ? await this.clientById(db, Number(record.client_id)) : null;
       const provider = client ? await this.opts.providers.get(String(client.provider)) : null;
-      if (!provider?.contactTemplate) throw invalid(`createContact: provider ${provider?.name ?? '(none)'} has no contactTemplate`);
+      if (!provider?.contactTemplate)
+        throw invalid(`createContact: provider ${provider?.name ?? '(none)'} has no contactTemplate`);
       const { secret: _s, ...publicClient } = client ?? {};
-      const params = contactCreateParams(evaluateContactTemplate(provider.contactTemplate, { token: record, client: publicClient, provider }));
+      const params = contactCreateParams(
+        evaluateContactTemplate(provider.contactTemplate, { token: record, client: publicClient, provider }),
+      );
       return ctx.createContact(params);
     }
     return ctx.callerContactId;
@@ -268,7 +343,8 @@ export class OAuthStore {
   async selectTokens(db: Knex, storage: Storage, sel: Selector, principal: Principal | null): Promise<Row[]> {
     const extra: Condition[] = [];
     // Through the permissioned API, contact tokens without a contact are invisible (reference §6.3).
-    if (storage === 'OAuthContactToken' && principal && !principal.attributes?.[TRUSTED]) extra.push({ path: 'contact_id', op: 'IS NOT NULL' });
+    if (storage === 'OAuthContactToken' && principal && !principal.attributes?.[TRUSTED])
+      extra.push({ path: 'contact_id', op: 'IS NOT NULL' });
     if (storage === 'OAuthSessionToken' && principal) {
       const hash = principal.attributes?.[SESSION_ATTR];
       extra.push({ path: 'session_hash', op: '=', value: typeof hash === 'string' ? hash : '-' });
@@ -281,25 +357,46 @@ export class OAuthStore {
    * (another caller or instance may have refreshed it while we waited), then at most one provider
    * call; the result (or the provider's error) is written before the lock is released.
    */
-  async refreshOne(db: Knex, storage: Storage, id: number, threshold?: number): Promise<{ row: Row; refreshed: boolean; error?: KernelError }> {
+  async refreshOne(
+    db: Knex,
+    storage: Storage,
+    id: number,
+    threshold?: number,
+  ): Promise<{ row: Row; refreshed: boolean; error?: KernelError }> {
     const entity = this.entity(storage);
     return db.transaction(async (trx) => {
       const locked = await trx(entity.table).where('id', id).forUpdate().first('id');
       if (!locked) throw new KernelError('E_NOT_FOUND', `${storage} ${id} does not exist`);
       const row = await this.readToken(trx, storage, id);
-      if (!this.opts.tokens.needsRefresh({ expires: row.expires as number | null }, threshold)) return { row, refreshed: false };
+      if (!this.opts.tokens.needsRefresh({ expires: row.expires as number | null }, threshold))
+        return { row, refreshed: false };
       if (!row.client_id) throw new KernelError('E_OAUTH_CLIENT_NOT_FOUND', `${storage} ${id} has no client`);
       const client = this.clientRecord(await this.clientById(trx, Number(row.client_id)));
       try {
         const next = await this.opts.tokens.refresh({ client, token: row as Partial<TokenRecord> });
-        const values = { access_token: next.access_token, refresh_token: next.refresh_token, token_type: next.token_type, expires: next.expires, raw: next.raw, error: null, modified_date: trx.fn.now() };
+        const values = {
+          access_token: next.access_token,
+          refresh_token: next.refresh_token,
+          token_type: next.token_type,
+          expires: next.expires,
+          raw: next.raw,
+          error: null,
+          modified_date: trx.fn.now(),
+        };
         await trx(entity.table).where('id', id).update(this.encode(values));
         return { row: await this.readToken(trx, storage, id), refreshed: true };
       } catch (err) {
-        if (!isKernelError(err) || err.code === 'E_OAUTH_NO_REFRESH_TOKEN' || err.code === 'E_OAUTH_CLIENT_NOT_FOUND') throw err;
+        if (!isKernelError(err) || err.code === 'E_OAUTH_NO_REFRESH_TOKEN' || err.code === 'E_OAUTH_CLIENT_NOT_FOUND')
+          throw err;
         const d = (err.details ?? {}) as Row;
-        const error = { error: String(d.error ?? (err.code === 'E_OAUTH_UNREACHABLE' ? 'unreachable' : err.code)), error_description: String(d.error_description ?? err.message), time: this.now() };
-        await trx(entity.table).where('id', id).update(this.encode({ error, modified_date: trx.fn.now() }));
+        const error = {
+          error: String(d.error ?? (err.code === 'E_OAUTH_UNREACHABLE' ? 'unreachable' : err.code)),
+          error_description: String(d.error_description ?? err.message),
+          time: this.now(),
+        };
+        await trx(entity.table)
+          .where('id', id)
+          .update(this.encode({ error, modified_date: trx.fn.now() }));
         this.opts.log.warn({ storage, id, error: error.error }, 'OAuth token refresh failed; recorded on the token');
         return { row: await this.readToken(trx, storage, id), refreshed: false, error: err };
       }
@@ -308,9 +405,18 @@ export class OAuthStore {
 
   // ---- authorization states ---------------------------------------------------------------------
 
-  async createState(db: Knex, id: string, data: StateData, binding: { sessionHash: string | null }, ttl: number): Promise<string> {
+  async createState(
+    db: Knex,
+    id: string,
+    data: StateData,
+    binding: { sessionHash: string | null },
+    ttl: number,
+  ): Promise<string> {
     await db('crm_oauth_state').insert({
-      id, session_hash: binding.sessionHash, cookie_hash: null, data: JSON.stringify(data),
+      id,
+      session_hash: binding.sessionHash,
+      cookie_hash: null,
+      data: JSON.stringify(data),
       expires_at: db.raw('now() + make_interval(secs => ?)', [ttl]),
     });
     // Housekeeping: expired states go as new ones come.
@@ -324,27 +430,44 @@ export class OAuthStore {
    */
   async claimState(db: Knex, id: string): Promise<{ cookie: string; providerUrl: string }> {
     return db.transaction(async (trx) => {
-      const row = await trx('crm_oauth_state').where({ id }).andWhere('expires_at', '>', trx.fn.now()).forUpdate().first();
+      const row = await trx('crm_oauth_state')
+        .where({ id })
+        .andWhere('expires_at', '>', trx.fn.now())
+        .forUpdate()
+        .first();
       if (!row || row.session_hash || row.cookie_hash) throw stateError();
       const cookie = randomBytes(24).toString('base64url');
-      await trx('crm_oauth_state').where({ id }).update({ cookie_hash: sha256(cookie) });
+      await trx('crm_oauth_state')
+        .where({ id })
+        .update({ cookie_hash: sha256(cookie) });
       const data = (typeof row.data === 'string' ? JSON.parse(row.data) : row.data) as StateData;
       return { cookie, providerUrl: data.providerUrl };
     });
   }
 
   /** Loads and deletes a state (single use). Unknown, expired, or bound to another session/browser → error. */
-  async consumeState(db: Knex, id: unknown, binding: { sessionHash: string | null; cookie: string | null }): Promise<StateData> {
+  async consumeState(
+    db: Knex,
+    id: unknown,
+    binding: { sessionHash: string | null; cookie: string | null },
+  ): Promise<StateData> {
     if (typeof id !== 'string' || !/^CC_[A-Za-z0-9]{1,60}$/.test(id)) throw stateError();
     const data = await db.transaction(async (trx) => {
-      const row = await trx('crm_oauth_state').where({ id }).forUpdate().first(['*', trx.raw('expires_at > now() as live')]);
+      const row = await trx('crm_oauth_state')
+        .where({ id })
+        .forUpdate()
+        .first(['*', trx.raw('expires_at > now() as live')]);
       if (!row) return null;
       if (!row.live) {
         // Expired: gone for good (committed), then refused.
         await trx('crm_oauth_state').where({ id }).delete();
         return null;
       }
-      const ok = row.session_hash ? sameHash(row.session_hash, binding.sessionHash) : row.cookie_hash ? sameHash(row.cookie_hash, binding.cookie ? sha256(binding.cookie) : null) : false;
+      const ok = row.session_hash
+        ? sameHash(row.session_hash, binding.sessionHash)
+        : row.cookie_hash
+          ? sameHash(row.cookie_hash, binding.cookie ? sha256(binding.cookie) : null)
+          : false;
       // Another session or browser: refused, and the state stays for its owner.
       if (!ok) return null;
       await trx('crm_oauth_state').where({ id }).delete();
@@ -359,7 +482,10 @@ export class OAuthStore {
   /** A landing URL on the service's own origin or an allowed prefix, as an absolute URL; else an error (no open redirect). */
   landingUrl(raw: unknown): string | null {
     if (raw === undefined || raw === null || raw === '') return null;
-    const refuse = () => new KernelError('E_OAUTH_LANDING', 'Cannot initiate OAuth. Unsupported landing URL.', { details: { landingUrl: String(raw).slice(0, 200) } });
+    const refuse = () =>
+      new KernelError('E_OAUTH_LANDING', 'Cannot initiate OAuth. Unsupported landing URL.', {
+        details: { landingUrl: String(raw).slice(0, 200) },
+      });
     if (typeof raw !== 'string' || /[\s\\]/.test(raw) || raw.startsWith('//')) throw refuse();
     let url: URL;
     try {
@@ -373,7 +499,11 @@ export class OAuthStore {
     if (url.origin === own) return url.href;
     for (const allowed of this.opts.landingAllow) {
       let a: URL;
-      try { a = new URL(allowed); } catch { continue; }
+      try {
+        a = new URL(allowed);
+      } catch {
+        continue;
+      }
       if (a.origin === url.origin && url.pathname.startsWith(a.pathname)) return url.href;
     }
     throw refuse();

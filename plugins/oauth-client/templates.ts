@@ -38,12 +38,13 @@ function evalExpr(expr: string, vars: TemplateVars, filters: Record<string, (v: 
 export function evaluateTemplate(template: Record<string, unknown>, vars: TemplateVars): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(template)) {
-    out[k] = typeof v === 'string'
-      ? v.replace(EXPR, (_m, expr: string) => {
-        const r = evalExpr(expr, vars, mailFilters);
-        return r === undefined || r === null ? '' : typeof r === 'object' ? JSON.stringify(r) : String(r);
-      })
-      : v;
+    out[k] =
+      typeof v === 'string'
+        ? v.replace(EXPR, (_m, expr: string) => {
+            const r = evalExpr(expr, vars, mailFilters);
+            return r === undefined || r === null ? '' : typeof r === 'object' ? JSON.stringify(r) : String(r);
+          })
+        : v;
   }
   return out;
 }

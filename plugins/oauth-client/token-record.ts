@@ -71,9 +71,10 @@ export interface BuildTokenInput {
 /** What a token record needs from a fresh token response. */
 export function buildTokenRecord(input: BuildTokenInput): TokenRecord {
   const { response } = input;
-  const scopes = typeof response.scope === 'string' && response.scope.trim()
-    ? splitScopes(response.scope, input.scopeSeparator)
-    : [...input.requestedScopes];
+  const scopes =
+    typeof response.scope === 'string' && response.scope.trim()
+      ? splitScopes(response.scope, input.scopeSeparator)
+      : [...input.requestedScopes];
   return {
     client_id: input.clientId ?? null,
     grant_type: input.grantType,

@@ -10,7 +10,16 @@ import { verifyIdToken } from './id-token';
 import type { ProviderRegistry } from './providers';
 import { buildTokenRecord, mergeRefreshed, needsRefresh } from './token-record';
 import type {
-  AuthorizationStart, ClientRecord, DriverIo, Endpoint, GrantHandler, GrantInput, GrantTools, ProviderRecord, TokenRecord, TokenResponse,
+  AuthorizationStart,
+  ClientRecord,
+  DriverIo,
+  Endpoint,
+  GrantHandler,
+  GrantInput,
+  GrantTools,
+  ProviderRecord,
+  TokenRecord,
+  TokenResponse,
 } from './types';
 import { clip, isKernelError, isLoopback, KernelError, replaceTenant } from './util';
 
@@ -55,7 +64,12 @@ export class OAuthTokens implements GrantTools {
 
   grant(name: string): GrantHandler {
     const g = this.opts.grants().get(name);
-    if (!g) throw new KernelError('E_OAUTH_GRANT_UNKNOWN', `No enabled grant plugin handles the grant type "${name}" (known: ${this.grantTypes().join(', ') || 'none'})`, { details: { grant: name } });
+    if (!g)
+      throw new KernelError(
+        'E_OAUTH_GRANT_UNKNOWN',
+        `No enabled grant plugin handles the grant type "${name}" (known: ${this.grantTypes().join(', ') || 'none'})`,
+        { details: { grant: name } },
+      );
     return g;
   }
 
@@ -63,7 +77,10 @@ export class OAuthTokens implements GrantTools {
   async prepare(req: GrantRequest): Promise<GrantInput> {
     const client = req.client;
     if (!isObject(client) || typeof client.guid !== 'string' || !client.guid) {
-      throw new KernelError('E_OAUTH_CLIENT_INVALID', 'OAuth: missing client (an OAuth client with a client id, "guid", is required)');
+      throw new KernelError(
+        'E_OAUTH_CLIENT_INVALID',
+        'OAuth: missing client (an OAuth client with a client id, "guid", is required)',
+      );
     }
     const providerName = req.provider ?? client.provider;
     const provider = typeof providerName === 'string' ? await this.opts.providers.get(providerName) : providerName;
@@ -77,7 +94,8 @@ export class OAuthTokens implements GrantTools {
   /** Starts a redirect grant (authorization_code by default): the URL, state and PKCE verifier. */
   async authorizationUrl(req: GrantRequest & { grantType?: string }): Promise<AuthorizationStart> {
     const handler = this.grant(req.grantType ?? 'authorization_code');
-    if (!handler.authorize) throw new KernelError('E_OAUTH_GRANT_UNKNOWN', `The grant "${handler.grantType}" has no authorization step`);
+    if (!handler.authorize)
+      throw new KernelError('E_OAUTH_GRANT_UNKNOWN', `The grant "${handler.grantType}" has no authorization step`);
     return handler.authorize(await this.prepare(req), this);
   }
 
@@ -103,10 +121,17 @@ export class OAuthTokens implements GrantTools {
    * Refreshes a stored token and returns it merged with the answer (see `mergeRefreshed`). A token
    * without refresh_token fails before any request. Persisting it (under a row lock) is the caller's job.
    */
-  async refresh<T extends Partial<TokenRecord>>(req: { client: ClientRecord; provider?: string | ProviderRecord; token: T }): Promise<T> {
+  async refresh<T extends Partial<TokenRecord>>(req: {
+    client: ClientRecord;
+    provider?: string | ProviderRecord;
+    token: T;
+  }): Promise<T> {
     const refreshToken = req.token?.refresh_token;
     if (typeof refreshToken !== 'string' || !refreshToken) {
-      throw new KernelError('E_OAUTH_NO_REFRESH_TOKEN', 'OAuth: this token has no refresh_token, so it cannot be refreshed; connect the account again');
+      throw new KernelError(
+        'E_OAUTH_NO_REFRESH_TOKEN',
+        'OAuth: this token has no refresh_token, so it cannot be refreshed; connect the account again',
+      );
     }
     const handler = this.grant('refresh_token');
     const input = await this.prepare({ client: req.client, provider: req.provider, params: { refreshToken } });
@@ -127,12 +152,20 @@ export class OAuthTokens implements GrantTools {
     const o = input.driver.options(input.client);
     const secret = input.client.secret ?? '';
     const method = o.clientAuth ?? 'client_secret_post';
-    const auth = method === 'none' || !secret ? oauth.None() : method === 'client_secret_basic' ? oauth.ClientSecretBasic(secret) : oauth.ClientSecretPost(secret);
+    const auth =
+      method === 'none' || !secret
+        ? oauth.None()
+        : method === 'client_secret_basic'
+          ? oauth.ClientSecretBasic(secret)
+          : oauth.ClientSecretPost(secret);
     return {
       as: { issuer: o.issuer ?? url.origin, token_endpoint: url.href },
       client: { client_id: input.client.guid },
       auth,
-      options: { [oauth.allowInsecureRequests]: url.protocol === 'http:', signal: AbortSignal.timeout(this.opts.timeoutMs) },
+      options: {
+        [oauth.allowInsecureRequests]: url.protocol === 'http:',
+        signal: AbortSignal.timeout(this.opts.timeoutMs),
+      },
     };
   }
 
@@ -155,22 +188,39 @@ export class OAuthTokens implements GrantTools {
     }
     if (status < 200 || status >= 300 || (isObject(body) && typeof body.error === 'string')) {
       const error = isObject(body) && typeof body.error === 'string' ? clip(body.error, 100) : `http_${status}`;
-      const description = isObject(body) && typeof body.error_description === 'string' ? clip(body.error_description) : undefined;
-      throw new KernelError('E_OAUTH_PROVIDER_ERROR', `OAuth provider ${name} refused the request: ${error}${description ? ` (${description})` : ''}`, {
-        details: { provider: name, error, error_description: description ?? null, status },
-      });
+      const description =
+        isObject(body) && typeof body.error_description === 'string' ? clip(body.error_description) : undefined;
+      throw new KernelError(
+        'E_OAUTH_PROVIDER_ERROR',
+        `OAuth provider ${name} refused the request: ${error}${description ? ` (${description})` : ''}`,
+        {
+          details: { provider: name, error, error_description: description ?? null, status },
+        },
+      );
     }
     if (!isObject(body)) {
-      throw new KernelError('E_OAUTH_RESPONSE_INVALID', `OAuth provider ${name} answered the token request with something that is not a JSON object (HTTP ${status})`, { details: { provider: name, status } });
+      throw new KernelError(
+        'E_OAUTH_RESPONSE_INVALID',
+        `OAuth provider ${name} answered the token request with something that is not a JSON object (HTTP ${status})`,
+        { details: { provider: name, status } },
+      );
     }
     // oauth4webapi checks the answer's shape (access_token, token_type, expires_in…). The id_token is
     // left out here because jose verifies it against the provider's JWKS (oauth4webapi would demand a
     // single issuer, which multi-tenant providers do not have).
     const { id_token: _idToken, ...rest } = body;
     try {
-      await oauth.processGenericTokenEndpointResponse(e.as, e.client, new Response(JSON.stringify(rest), { status: 200, headers: { 'content-type': 'application/json' } }));
+      await oauth.processGenericTokenEndpointResponse(
+        e.as,
+        e.client,
+        new Response(JSON.stringify(rest), { status: 200, headers: { 'content-type': 'application/json' } }),
+      );
     } catch (err) {
-      throw new KernelError('E_OAUTH_RESPONSE_INVALID', `OAuth provider ${name} sent an invalid token response: ${clip((err as Error).message, 200)}`, { details: { provider: name } });
+      throw new KernelError(
+        'E_OAUTH_RESPONSE_INVALID',
+        `OAuth provider ${name} sent an invalid token response: ${clip((err as Error).message, 200)}`,
+        { details: { provider: name } },
+      );
     }
     return body as TokenResponse;
   }
@@ -182,7 +232,10 @@ export class OAuthTokens implements GrantTools {
     if (typeof fromOptions === 'string' && fromOptions) return fromOptions;
     if (this.opts.redirectUri) return this.opts.redirectUri;
     if (this.opts.publicUrl) return new URL(RETURN_PATH, this.opts.publicUrl).href;
-    throw new KernelError('E_OAUTH_CLIENT_INVALID', 'OAuth: no redirect URI; set server.publicUrl or pluginConfig.oauth-client.redirectUri');
+    throw new KernelError(
+      'E_OAUTH_CLIENT_INVALID',
+      'OAuth: no redirect URI; set server.publicUrl or pluginConfig.oauth-client.redirectUri',
+    );
   }
 
   // ---- helpers ----
@@ -193,13 +246,23 @@ export class OAuthTokens implements GrantTools {
     try {
       url = new URL(raw);
     } catch {
-      throw new KernelError('E_OAUTH_PROVIDER_INVALID', `OAuth provider ${provider} has an invalid ${what} URL`, { details: { provider } });
+      throw new KernelError('E_OAUTH_PROVIDER_INVALID', `OAuth provider ${provider} has an invalid ${what} URL`, {
+        details: { provider },
+      });
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-      throw new KernelError('E_OAUTH_PROVIDER_INVALID', `OAuth provider ${provider} has a ${what} URL that is not http(s)`, { details: { provider } });
+      throw new KernelError(
+        'E_OAUTH_PROVIDER_INVALID',
+        `OAuth provider ${provider} has a ${what} URL that is not http(s)`,
+        { details: { provider } },
+      );
     }
     if (url.protocol === 'http:' && !isLoopback(url) && !this.opts.allowInsecureHttp) {
-      throw new KernelError('E_OAUTH_INSECURE', `Refusing to send OAuth credentials to ${provider}'s ${what} URL over plain HTTP`, { details: { provider } });
+      throw new KernelError(
+        'E_OAUTH_INSECURE',
+        `Refusing to send OAuth credentials to ${provider}'s ${what} URL over plain HTTP`,
+        { details: { provider } },
+      );
     }
     return url;
   }
@@ -212,18 +275,29 @@ export class OAuthTokens implements GrantTools {
     // undici reports network failures as TypeError('fetch failed') with the socket error as cause.
     const network = e instanceof TypeError && (e.message === 'fetch failed' || e.cause !== undefined);
     if (timeout || network) {
-      return new KernelError('E_OAUTH_UNREACHABLE', `OAuth provider ${provider} could not be reached (${timeout ? `no answer within ${this.opts.timeoutMs} ms` : reason})`, {
-        details: { provider, reason },
-      });
+      return new KernelError(
+        'E_OAUTH_UNREACHABLE',
+        `OAuth provider ${provider} could not be reached (${timeout ? `no answer within ${this.opts.timeoutMs} ms` : reason})`,
+        {
+          details: { provider, reason },
+        },
+      );
     }
-    return new KernelError('E_OAUTH_RESPONSE_INVALID', `OAuth provider ${provider}: the token request failed (${clip(e?.message, 200)})`, { details: { provider, reason } });
+    return new KernelError(
+      'E_OAUTH_RESPONSE_INVALID',
+      `OAuth provider ${provider}: the token request failed (${clip(e?.message, 200)})`,
+      { details: { provider, reason } },
+    );
   }
 
   private driverIo(provider: string): DriverIo {
     return {
       fetchJson: async (raw, accessToken) => {
         const url = this.checkedUrl(raw, provider, 'resource owner');
-        const res = await fetch(url, { headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' }, signal: AbortSignal.timeout(this.opts.timeoutMs) });
+        const res = await fetch(url, {
+          headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
+          signal: AbortSignal.timeout(this.opts.timeoutMs),
+        });
         if (!res.ok) {
           await res.arrayBuffer();
           throw new Error(`the owner URL answered HTTP ${res.status}`);
@@ -235,7 +309,13 @@ export class OAuthTokens implements GrantTools {
       verifyIdToken: (idToken, { client, options, tokenUrl }) => {
         const jwksUrl = options.urlJwks ? replaceTenant(options.urlJwks, client.tenant) : undefined;
         if (jwksUrl) this.checkedUrl(jwksUrl, provider, 'JWKS');
-        return verifyIdToken(idToken, { jwksUrl, tokenUrl, audience: client.guid, issuer: options.issuer, timeoutMs: this.opts.timeoutMs });
+        return verifyIdToken(idToken, {
+          jwksUrl,
+          tokenUrl,
+          audience: client.guid,
+          issuer: options.issuer,
+          timeoutMs: this.opts.timeoutMs,
+        });
       },
       warn: (msg, details) => this.opts.log.warn(details ?? {}, msg),
     };
@@ -247,5 +327,8 @@ export const refreshTokenGrant: GrantHandler = {
   grantType: 'refresh_token',
   aliases: ['refresh'],
   description: 'Refresh an access token with a stored refresh_token (no scope is sent)',
-  request: (input, tools) => tools.send(input, (e) => oauth.refreshTokenGrantRequest(e.as, e.client, e.auth, String(input.params.refreshToken), e.options)),
+  request: (input, tools) =>
+    tools.send(input, (e) =>
+      oauth.refreshTokenGrantRequest(e.as, e.client, e.auth, String(input.params.refreshToken), e.options),
+    ),
 };

@@ -159,7 +159,10 @@ export interface ProviderDriver {
 /** I/O a driver may use: HTTP with the plugin's timeout and transport rules, and id_token verification. */
 export interface DriverIo {
   fetchJson(url: string, accessToken: string): Promise<Record<string, unknown>>;
-  verifyIdToken(idToken: string, opts: { client: ClientRecord; options: ProviderOptions; tokenUrl: string }): Promise<Record<string, unknown>>;
+  verifyIdToken(
+    idToken: string,
+    opts: { client: ClientRecord; options: ProviderOptions; tokenUrl: string },
+  ): Promise<Record<string, unknown>>;
   warn(msg: string, details?: Record<string, unknown>): void;
 }
 

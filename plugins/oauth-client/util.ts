@@ -20,6 +20,8 @@ export function isLoopback(url: URL): boolean {
 
 /** Keeps third-party text short and on one line before it goes into an error message. */
 export function clip(text: unknown, max = 300): string {
-  const s = String(text ?? '').replace(/\s+/g, ' ').trim();
+  const s = String(text ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return s.length > max ? `${s.slice(0, max)}…` : s;
 }

@@ -23,7 +23,9 @@ export const authorizationCodeGrant: GrantHandler = {
     const options = driver.options(client);
     const responseMode = typeof params.responseMode === 'string' && params.responseMode ? params.responseMode : 'query';
     if (!(options.responseModes ?? ['query']).includes(responseMode)) {
-      throw new KernelError('E_OAUTH_CLIENT_INVALID', `Unsupported response mode: ${responseMode}`, { details: { responseMode } });
+      throw new KernelError('E_OAUTH_CLIENT_INVALID', `Unsupported response mode: ${responseMode}`, {
+        details: { responseMode },
+      });
     }
     const redirectUri = tools.redirectUri(input);
     const state = typeof params.state === 'string' && params.state ? params.state : newStateId();
@@ -45,7 +47,8 @@ export const authorizationCodeGrant: GrantHandler = {
 
   async request(input, tools) {
     const { code, codeVerifier } = input.params;
-    if (typeof code !== 'string' || !code) throw new KernelError('E_OAUTH_CLIENT_INVALID', 'OAuth: the authorization code is missing');
+    if (typeof code !== 'string' || !code)
+      throw new KernelError('E_OAUTH_CLIENT_INVALID', 'OAuth: the authorization code is missing');
     if (codeVerifier !== undefined && codeVerifier !== null && typeof codeVerifier !== 'string') {
       throw new KernelError('E_OAUTH_CLIENT_INVALID', 'OAuth: the PKCE code verifier must be a string');
     }
@@ -53,7 +56,15 @@ export const authorizationCodeGrant: GrantHandler = {
     return tools.send(input, (e) => {
       // oauth4webapi only exchanges callback parameters it has checked itself; the state was checked by the caller.
       const callback = oauth.validateAuthResponse(e.as, e.client, new URLSearchParams({ code }), oauth.expectNoState);
-      return oauth.authorizationCodeGrantRequest(e.as, e.client, e.auth, callback, redirectUri, codeVerifier || oauth.nopkce, e.options);
+      return oauth.authorizationCodeGrantRequest(
+        e.as,
+        e.client,
+        e.auth,
+        callback,
+        redirectUri,
+        codeVerifier || oauth.nopkce,
+        e.options,
+      );
     });
   },
 };

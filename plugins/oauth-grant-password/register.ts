@@ -15,7 +15,9 @@ export const passwordGrant: GrantHandler = {
     }
     const body: Record<string, string> = { username, password };
     if (input.scopes.length) body.scope = input.scopes.join(input.driver.options(input.client).scopeSeparator ?? ',');
-    return tools.send(input, (e) => oauth.genericTokenEndpointRequest(e.as, e.client, e.auth, 'password', body, e.options));
+    return tools.send(input, (e) =>
+      oauth.genericTokenEndpointRequest(e.as, e.client, e.auth, 'password', body, e.options),
+    );
   },
 };
 

@@ -17,7 +17,10 @@ export interface GrantCatalogueEntry {
 
 const require = createRequire(import.meta.url);
 
-export function loadGrantCatalogue(): { oauth: Record<string, GrantCatalogueEntry>; profile: Record<string, { profile_url?: string }> } {
+export function loadGrantCatalogue(): {
+  oauth: Record<string, GrantCatalogueEntry>;
+  profile: Record<string, { profile_url?: string }>;
+} {
   return { oauth: require('grant/config/oauth.json'), profile: require('grant/config/profile.json') };
 }
 

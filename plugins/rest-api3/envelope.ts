@@ -44,9 +44,15 @@ export function normaliseCore(result: unknown): Obj | unknown[] {
 
 /** The WordPress route (reference §1.7): empty → `[]`, `values` always a list, the rest as is. */
 export function normaliseWp(result: unknown): unknown {
-  if (result === null || result === undefined || result === false || result === 0 || result === '' || result === '0') return [];
+  if (result === null || result === undefined || result === false || result === 0 || result === '' || result === '0')
+    return [];
   if (isObj(result) && Object.keys(result).length === 0) return [];
-  if (isObj(result) && !Array.isArray(result) && (result as Obj).values !== undefined && (result as Obj).values !== null) {
+  if (
+    isObj(result) &&
+    !Array.isArray(result) &&
+    (result as Obj).values !== undefined &&
+    (result as Obj).values !== null
+  ) {
     const values = (result as Obj).values;
     if (isObj(values)) return { ...(result as Obj), values: Object.values(values) };
   }

@@ -11,16 +11,23 @@ export default definePlugin<RestApi3Options>(({ config, hooks, services, log, on
     const owners = new Map<string, string>();
     for (const { plugin, item } of await services.resolve<HookBus>('hooks').collectAttributed(formatRenderers)) {
       const other = owners.get(item.name);
-      if (other) throw new KernelError('E_HOOK_DUPLICATE', `Output format '${item.name}' is contributed by both ${other} and ${plugin}`, { plugin });
+      if (other)
+        throw new KernelError(
+          'E_HOOK_DUPLICATE',
+          `Output format '${item.name}' is contributed by both ${other} and ${plugin}`,
+          { plugin },
+        );
       owners.set(item.name, plugin);
       renderers.set(item.name, item);
     }
   });
 
   const prefix = config.externPrefix.replace(/\/+$/, '');
-  hooks.tap(httpRoutes, () => makeRoutes(binding, {
-    ajax: ['/crm/ajax/rest'],
-    extern: [`${prefix}/extern/rest.php`],
-    wp: ['/wp-json/crm/v3/rest'],
-  }));
+  hooks.tap(httpRoutes, () =>
+    makeRoutes(binding, {
+      ajax: ['/crm/ajax/rest'],
+      extern: [`${prefix}/extern/rest.php`],
+      wp: ['/wp-json/crm/v3/rest'],
+    }),
+  );
 });

@@ -5,7 +5,17 @@
 import type { AwilixContainer } from 'awilix';
 import type { Context } from 'koa';
 import type { Logger } from 'pino';
-import { holds, isKernelError, normaliseAction, normaliseEntity, type Cradle, type KernelError, type Principal, type Renderer, type RouteDefinition } from '../../kernel';
+import {
+  holds,
+  isKernelError,
+  normaliseAction,
+  normaliseEntity,
+  type Cradle,
+  type KernelError,
+  type Principal,
+  type Renderer,
+  type RouteDefinition,
+} from '../../kernel';
 import type { Api3Service } from '../api3/types';
 import { createError, errorEnvelope, normaliseCore, normaliseWp, restError } from './envelope';
 import { phpEmpty } from './php-params';
@@ -64,7 +74,14 @@ export function makeRoutes(binding: RestApi3Binding, paths: Partial<Record<Endpo
   const add = (name: Endpoint, handler: RouteDefinition['handler']) => {
     const p = paths[name];
     if (!p?.length) return;
-    routes.push({ name, methods: ['GET', 'POST'], path: p, auth: ENDPOINT_AUTH[name], handler, renderError: (err, ctx) => renderError(binding, name, err, ctx) });
+    routes.push({
+      name,
+      methods: ['GET', 'POST'],
+      path: p,
+      auth: ENDPOINT_AUTH[name],
+      handler,
+      renderError: (err, ctx) => renderError(binding, name, err, ctx),
+    });
   };
   add('ajax', (ctx, scope) => handleCore(binding, 'ajax', ctx, scope));
   add('extern', (ctx, scope) => handleCore(binding, 'extern', ctx, scope));
@@ -98,7 +115,13 @@ function send(binding: RestApi3Binding, ctx: Context, value: unknown, fmt: Forma
 
 /** XML asked for but the format-xml plugin is not enabled: a JSON envelope with HTTP 406. */
 function sendXmlDisabled(binding: RestApi3Binding, ctx: Context): void {
-  send(binding, ctx, { error_code: 'xml_not_enabled', is_error: 1, error_message: MESSAGES.xmlDisabled }, { json: true, pretty: false, flavour: 'core' }, 406);
+  send(
+    binding,
+    ctx,
+    { error_code: 'xml_not_enabled', is_error: 1, error_message: MESSAGES.xmlDisabled },
+    { json: true, pretty: false, flavour: 'core' },
+    406,
+  );
 }
 
 function securityData(ctx: Context, reason: string): Obj {
@@ -110,12 +133,23 @@ function api3(scope: AwilixContainer<Cradle>): Api3Service {
 }
 
 /** `CRM_Utils_REST::process`: force permission checks, default the version, guard GET, call the API. */
-async function process(ctx: Context, scope: AwilixContainer<Cradle>, principal: Principal, rawEntity: string, rawAction: string, params: Obj): Promise<unknown> {
+async function process(
+  ctx: Context,
+  scope: AwilixContainer<Cradle>,
+  principal: Principal,
+  rawEntity: string,
+  rawAction: string,
+  params: Obj,
+): Promise<unknown> {
   const entity = rawEntity.replace(/[^A-Za-z0-9_]+/g, '_').slice(0, 63);
   const action = rawAction.replace(/[^A-Za-z0-9_]+/g, '_').slice(0, 63);
   const p: Obj = { ...params, check_permissions: true };
   if (!('version' in p)) p.version = 3;
-  if ((ctx.method === 'GET' || ctx.method === 'HEAD') && action.slice(0, 3).toLowerCase() !== 'get' && action !== 'check') {
+  if (
+    (ctx.method === 'GET' || ctx.method === 'HEAD') &&
+    action.slice(0, 3).toLowerCase() !== 'get' &&
+    action !== 'check'
+  ) {
     return createError(MESSAGES.destructiveGet, securityData(ctx, 'Destructive HTTP GET'));
   }
   // Lets renderError lay out an API error with this call's entity and action.
@@ -123,7 +157,12 @@ async function process(ctx: Context, scope: AwilixContainer<Cradle>, principal: 
   return api3(scope).call({ entity, action, params: p, principal, scope });
 }
 
-async function handleCore(binding: RestApi3Binding, endpoint: 'ajax' | 'extern', ctx: Context, scope: AwilixContainer<Cradle>): Promise<void> {
+async function handleCore(
+  binding: RestApi3Binding,
+  endpoint: 'ajax' | 'extern',
+  ctx: Context,
+  scope: AwilixContainer<Cradle>,
+): Promise<void> {
   const { get, merged } = readRequest(ctx);
   const fmt = formatOf(ctx, endpoint);
   const principal = (ctx.state.principal ?? scope.cradle.principal) as Principal;
@@ -142,9 +181,17 @@ async function handleCore(binding: RestApi3Binding, endpoint: 'ajax' | 'extern',
     if (!holds(MENU_PERMISSION, principal.permissions)) {
       return send(binding, ctx, { error_code: 'unauthorized', is_error: 1, error_message: MESSAGES.menu }, fmt, 403);
     }
-    if (binding.options.csrfGuard && ctx.method !== 'OPTIONS' && ctx.get('X-Requested-With') !== 'XMLHttpRequest' && !CSRF_SAFE_FLOWS.has(principal.flow ?? '')) {
+    if (
+      binding.options.csrfGuard &&
+      ctx.method !== 'OPTIONS' &&
+      ctx.get('X-Requested-With') !== 'XMLHttpRequest' &&
+      !CSRF_SAFE_FLOWS.has(principal.flow ?? '')
+    ) {
       // Always JSON, whatever `json` says (CRM_Utils_JSON::output).
-      return send(binding, ctx, createError(MESSAGES.csrf, securityData(ctx, 'CSRF suspected')), { ...fmt, json: true });
+      return send(binding, ctx, createError(MESSAGES.csrf, securityData(ctx, 'CSRF suspected')), {
+        ...fmt,
+        json: true,
+      });
     }
   }
   if (!entity || !action) return send(binding, ctx, restError(MESSAGES.missing), fmt);
@@ -175,7 +222,12 @@ function qRoute(q: unknown): undefined | 'ping' | 'malformed' | [string, string]
 }
 
 /** Batch calls (`entity=api3&action=call`): each `[entity, action, params]` goes through process(). */
-async function processMultiple(ctx: Context, scope: AwilixContainer<Cradle>, principal: Principal, json: unknown): Promise<unknown> {
+async function processMultiple(
+  ctx: Context,
+  scope: AwilixContainer<Cradle>,
+  principal: Principal,
+  json: unknown,
+): Promise<unknown> {
   const calls = typeof json === 'string' ? decodeJson(json) : undefined;
   if (!calls) return restError('Unable to decode supplied JSON.');
   const run = async (call: unknown) => {
@@ -214,14 +266,22 @@ async function handleWp(binding: RestApi3Binding, ctx: Context, scope: AwilixCon
   if (missing.length) {
     ctx.status = 400;
     ctx.type = 'application/json';
-    ctx.body = JSON.stringify({ code: 'rest_missing_callback_param', message: `Missing parameter(s): ${missing.join(', ')}`, data: { status: 400, params: missing } });
+    ctx.body = JSON.stringify({
+      code: 'rest_missing_callback_param',
+      message: `Missing parameter(s): ${missing.join(', ')}`,
+      data: { status: 400, params: missing },
+    });
     return;
   }
   const built = buildWpParams(merged);
   if ('invalid' in built) {
     ctx.status = 400;
     ctx.type = 'application/json';
-    ctx.body = JSON.stringify({ code: 'rest_invalid_param', message: 'Invalid parameter(s): json', data: { status: 400, params: { json: 'Invalid parameter.' } } });
+    ctx.body = JSON.stringify({
+      code: 'rest_invalid_param',
+      message: 'Invalid parameter(s): json',
+      data: { status: 400, params: { json: 'Invalid parameter.' } },
+    });
     return;
   }
   if (!fmt.json && !binding.renderers.has('xml')) return sendXmlDisabled(binding, ctx);

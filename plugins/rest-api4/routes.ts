@@ -33,7 +33,22 @@ export const MESSAGES = {
 };
 
 /** Names of action params that may also come as their own query/form/JSON keys (merged into params). */
-const PARAM_KEYS = ['select', 'where', 'orderBy', 'limit', 'offset', 'values', 'records', 'defaults', 'match', 'chain', 'loadOptions', 'action', 'reload', 'language'];
+const PARAM_KEYS = [
+  'select',
+  'where',
+  'orderBy',
+  'limit',
+  'offset',
+  'values',
+  'records',
+  'defaults',
+  'match',
+  'chain',
+  'loadOptions',
+  'action',
+  'reload',
+  'language',
+];
 
 /**
  * Builds the single-call and multi-call routes under each prefix (e.g. `/crm/ajax/api4`), named
@@ -43,12 +58,18 @@ export function makeApi4Routes(binding: RestApi4Binding, prefixes: string[], nam
   if (!prefixes.length) return [];
   return [
     {
-      name: `${names}call`, methods: ['GET', 'POST', 'OPTIONS'], path: prefixes.map((p) => `${p}/:entity/:action`), auth: AUTH,
+      name: `${names}call`,
+      methods: ['GET', 'POST', 'OPTIONS'],
+      path: prefixes.map((p) => `${p}/:entity/:action`),
+      auth: AUTH,
       handler: (ctx, scope) => handleSingle(binding, ctx, scope),
       renderError: (err, ctx) => renderError(err, ctx),
     },
     {
-      name: `${names}multi`, methods: ['GET', 'POST', 'OPTIONS'], path: prefixes, auth: AUTH,
+      name: `${names}multi`,
+      methods: ['GET', 'POST', 'OPTIONS'],
+      path: prefixes,
+      auth: AUTH,
       handler: (ctx, scope) => handleMulti(binding, ctx, scope),
       renderError: (err, ctx) => renderError(err, ctx),
     },
@@ -63,7 +84,10 @@ function sendJson(ctx: Context, status: number, body: unknown): void {
 
 /** An error the binding answers itself (CSRF, GET guard, a malformed request). */
 class WireError extends Error {
-  constructor(readonly status: number, readonly body: Obj) {
+  constructor(
+    readonly status: number,
+    readonly body: Obj,
+  ) {
     super(String(body.error_message));
   }
 }
@@ -83,7 +107,8 @@ function csrf(binding: RestApi4Binding, ctx: Context, principal: Principal): voi
 function input(ctx: Context): Obj {
   const out: Obj = { ...(ctx.query as Obj) };
   const body = ctx.request.body as unknown;
-  if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && body && typeof body === 'object' && !Array.isArray(body)) Object.assign(out, body as Obj);
+  if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && body && typeof body === 'object' && !Array.isArray(body))
+    Object.assign(out, body as Obj);
   delete out.__proto__;
   return out;
 }
@@ -100,18 +125,24 @@ function decode(v: unknown, what: string): unknown {
 /** `params` (JSON) plus any known action param given on its own, JSON-decoded when it parses. */
 function paramsOf(ctx: Context, all: Obj): Obj {
   const raw = all.params === undefined || all.params === '' ? {} : decode(all.params, 'params');
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new KernelError('E_INVALID_PARAMS', 'params must be a JSON object', { details: { error_field: 'params' } });
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    throw new KernelError('E_INVALID_PARAMS', 'params must be a JSON object', { details: { error_field: 'params' } });
   const params: Obj = { ...(raw as Obj) };
   // A JSON request body without `params` is the params object itself.
   if (all.params === undefined && ctx.request.is('json')) {
     const body = ctx.request.body as Obj;
-    if (body && typeof body === 'object') for (const [k, v] of Object.entries(body)) if (k !== 'index' && k !== '__proto__') params[k] = v;
+    if (body && typeof body === 'object')
+      for (const [k, v] of Object.entries(body)) if (k !== 'index' && k !== '__proto__') params[k] = v;
   }
   for (const k of PARAM_KEYS) {
     if (all[k] === undefined || k in params) continue;
     const v = all[k];
     if (typeof v === 'string') {
-      try { params[k] = JSON.parse(v); } catch { params[k] = v; }
+      try {
+        params[k] = JSON.parse(v);
+      } catch {
+        params[k] = v;
+      }
     } else params[k] = v;
   }
   delete params.__proto__;
@@ -125,19 +156,47 @@ function indexOf(v: unknown): unknown {
 }
 
 /** One call: GET guard, checkPermissions forced on, the envelope. */
-async function execute(ctx: Context, scope: AwilixContainer<Cradle>, principal: Principal, entity: string, action: string, params: Obj, index: unknown): Promise<Obj> {
-  if (typeof entity !== 'string' || typeof action !== 'string' || !/^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(entity) || !/^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(action)) {
-    throw new KernelError('E_ACTION_NOT_FOUND', `API (${String(entity).slice(0, 64)}, ${String(action).slice(0, 64)}) does not exist`);
+async function execute(
+  ctx: Context,
+  scope: AwilixContainer<Cradle>,
+  principal: Principal,
+  entity: string,
+  action: string,
+  params: Obj,
+  index: unknown,
+): Promise<Obj> {
+  if (
+    typeof entity !== 'string' ||
+    typeof action !== 'string' ||
+    !/^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(entity) ||
+    !/^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(action)
+  ) {
+    throw new KernelError(
+      'E_ACTION_NOT_FOUND',
+      `API (${String(entity).slice(0, 64)}, ${String(action).slice(0, 64)}) does not exist`,
+    );
   }
   if ((ctx.method === 'GET' || ctx.method === 'HEAD') && !action.startsWith('get') && action !== 'autocomplete') {
     throw new WireError(405, { error_code: 405, error_message: MESSAGES.destructiveGet, status: 405 });
   }
   if (typeof params.chain === 'object' && params.chain) forbidGetChains(ctx, params.chain);
   const svc = scope.cradle.api4 as Api4Service;
-  const r: Api4Result = await svc.call({ entity, action, params: { ...params, checkPermissions: true }, principal, scope, checkPermissions: true });
+  const r: Api4Result = await svc.call({
+    entity,
+    action,
+    params: { ...params, checkPermissions: true },
+    principal,
+    scope,
+    checkPermissions: true,
+  });
   const out: Obj = {
     values: index === undefined ? r.values : applyIndex(r.values, index),
-    entity: r.entity, action: r.action, debug: null, version: 4, count: r.count, countFetched: r.countFetched,
+    entity: r.entity,
+    action: r.action,
+    debug: null,
+    version: 4,
+    count: r.count,
+    countFetched: r.countFetched,
   };
   if (r.countMatched !== undefined) out.countMatched = r.countMatched;
   return out;
@@ -147,10 +206,16 @@ async function execute(ctx: Context, scope: AwilixContainer<Cradle>, principal: 
 function forbidGetChains(ctx: Context, chain: unknown): void {
   if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return;
   for (const spec of Object.values(chain as Obj)) {
-    if (Array.isArray(spec) && typeof spec[1] === 'string' && !spec[1].startsWith('get') && spec[1] !== 'autocomplete') {
+    if (
+      Array.isArray(spec) &&
+      typeof spec[1] === 'string' &&
+      !spec[1].startsWith('get') &&
+      spec[1] !== 'autocomplete'
+    ) {
       throw new WireError(405, { error_code: 405, error_message: MESSAGES.destructiveGet, status: 405 });
     }
-    if (Array.isArray(spec) && spec[2] && typeof spec[2] === 'object' && (spec[2] as Obj).chain) forbidGetChains(ctx, (spec[2] as Obj).chain);
+    if (Array.isArray(spec) && spec[2] && typeof spec[2] === 'object' && (spec[2] as Obj).chain)
+      forbidGetChains(ctx, (spec[2] as Obj).chain);
   }
 }
 
@@ -158,7 +223,12 @@ function forbidGetChains(ctx: Context, chain: unknown): void {
  * The shared frame of both end-points: CSRF guard, OPTIONS, reading the input, and any failure answered
  * in the APIv4 error envelope. `answer` sends the success.
  */
-async function framed(binding: RestApi4Binding, ctx: Context, scope: AwilixContainer<Cradle>, answer: (principal: Principal, all: Obj) => Promise<void>): Promise<void> {
+async function framed(
+  binding: RestApi4Binding,
+  ctx: Context,
+  scope: AwilixContainer<Cradle>,
+  answer: (principal: Principal, all: Obj) => Promise<void>,
+): Promise<void> {
   const principal = principalOf(ctx, scope);
   try {
     csrf(binding, ctx, principal);
@@ -181,7 +251,11 @@ function handleMulti(binding: RestApi4Binding, ctx: Context, scope: AwilixContai
   return framed(binding, ctx, scope, async (principal, all) => {
     const calls = decode(all.calls, 'calls');
     if (!calls || typeof calls !== 'object' || Array.isArray(calls)) {
-      throw new KernelError('E_INVALID_PARAMS', 'calls must be a JSON object of [entity, action, params, index] tuples', { details: { error_field: 'calls' } });
+      throw new KernelError(
+        'E_INVALID_PARAMS',
+        'calls must be a JSON object of [entity, action, params, index] tuples',
+        { details: { error_field: 'calls' } },
+      );
     }
     const out: Obj = {};
     let status: number | undefined;
@@ -189,10 +263,25 @@ function handleMulti(binding: RestApi4Binding, ctx: Context, scope: AwilixContai
     for (const [key, call] of Object.entries(calls as Obj)) {
       if (key === '__proto__') continue;
       try {
-        if (!Array.isArray(call) || typeof call[0] !== 'string' || typeof call[1] !== 'string' || (call[2] !== undefined && call[2] !== null && (typeof call[2] !== 'object' || Array.isArray(call[2])))) {
-          throw new KernelError('E_INVALID_PARAMS', `calls.${key} must be [entity, action, params, index]`, { details: { error_field: key } });
+        if (
+          !Array.isArray(call) ||
+          typeof call[0] !== 'string' ||
+          typeof call[1] !== 'string' ||
+          (call[2] !== undefined && call[2] !== null && (typeof call[2] !== 'object' || Array.isArray(call[2])))
+        ) {
+          throw new KernelError('E_INVALID_PARAMS', `calls.${key} must be [entity, action, params, index]`, {
+            details: { error_field: key },
+          });
         }
-        out[key] = await execute(ctx, scope, principal, call[0], call[1], (call[2] as Obj | undefined) ?? {}, indexOf(call[3]));
+        out[key] = await execute(
+          ctx,
+          scope,
+          principal,
+          call[0],
+          call[1],
+          (call[2] as Obj | undefined) ?? {},
+          indexOf(call[3]),
+        );
         anyOk = true;
       } catch (err) {
         const [s, body] = errorBody(ctx, err, principal);
@@ -212,9 +301,12 @@ function handleMulti(binding: RestApi4Binding, ctx: Context, scope: AwilixContai
  */
 export function errorBody(ctx: Context, err: unknown, principal: Principal | undefined, emit = true): [number, Obj] {
   if (err instanceof WireError) return [err.status, err.body];
-  const e = isKernelError(err) ? err : new KernelError('E_INTERNAL', (err as Error)?.message ?? String(err), { cause: err });
+  const e = isKernelError(err)
+    ? err
+    : new KernelError('E_INTERNAL', (err as Error)?.message ?? String(err), { cause: err });
   const requestId = String(ctx.state.requestId ?? '');
-  if (e.code === 'E_FORBIDDEN' || e.code === 'E_UNAUTHENTICATED') return [403, { error_code: 0, error_message: e.message, status: 403 }];
+  if (e.code === 'E_FORBIDDEN' || e.code === 'E_UNAUTHENTICATED')
+    return [403, { error_code: 0, error_message: e.message, status: 403 }];
   if (e.expose && e.status >= 400 && e.status < 500) {
     const body: Obj = { error_code: e.code, error_message: e.message, status: e.status };
     const field = e.details?.error_field ?? e.details?.fields;
@@ -225,7 +317,15 @@ export function errorBody(ctx: Context, err: unknown, principal: Principal | und
   if (emit) ctx.app.emit('error', e, ctx);
   if (principal && holds(DEBUG_PERMISSION, principal.permissions)) {
     const cause = (e.cause as Error | undefined)?.message;
-    return [500, { error_id: requestId, error_code: e.code, error_message: cause && e.code === 'E_INTERNAL' ? cause : e.message, status: 500 }];
+    return [
+      500,
+      {
+        error_id: requestId,
+        error_code: e.code,
+        error_message: cause && e.code === 'E_INTERNAL' ? cause : e.message,
+        status: 500,
+      },
+    ];
   }
   return [500, { error_code: '1', error_message: MESSAGES.sorry(requestId), status: 500 }];
 }

@@ -18,7 +18,11 @@ import { holds, type Principal } from '../../kernel';
 export type RowAccess = 'all' | 'none' | { contactIds: number[] };
 export type RowOperation = 'view' | 'edit' | 'delete' | 'create';
 
-export function contactRowAccess(entity: string, operation: RowOperation, principal: Pick<Principal, 'contactId' | 'permissions'>): RowAccess | undefined {
+export function contactRowAccess(
+  entity: string,
+  operation: RowOperation,
+  principal: Pick<Principal, 'contactId' | 'permissions'>,
+): RowAccess | undefined {
   const has = (p: string) => holds(p, principal.permissions);
   const mine: RowAccess = principal.contactId ? { contactIds: [principal.contactId] } : 'none';
   // A contact's own records (emails, phones…) are read with the contact and written by editing it.

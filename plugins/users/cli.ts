@@ -19,7 +19,8 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
 function int(v: unknown, name: string): number | undefined {
   const s = str(v);
   if (s === undefined) return undefined;
-  if (!/^\d{1,15}$/.test(s) || Number(s) <= 0) throw new KernelError('E_INVALID_PARAMS', `--${name} must be a positive integer`);
+  if (!/^\d{1,15}$/.test(s) || Number(s) <= 0)
+    throw new KernelError('E_INVALID_PARAMS', `--${name} must be a positive integer`);
   return Number(s);
 }
 
@@ -34,7 +35,9 @@ function activeCommand(active: boolean): CliCommand {
   const verb = active ? 'enable' : 'disable';
   return {
     name: `user ${verb}`,
-    description: active ? 'Enable a disabled user again' : 'Disable a user: every credential of the user is refused and its sessions end',
+    description: active
+      ? 'Enable a disabled user again'
+      : 'Disable a user: every credential of the user is refused and its sessions end',
     arguments: [{ name: 'username', description: 'Login name', required: true }],
     async run(args, _options, kernel) {
       const { db, identity } = deps(kernel);
@@ -59,11 +62,23 @@ export function userCliCommands(): CliCommand[] {
       async run(args, options, kernel) {
         const { db, identity } = deps(kernel);
         const generated = options.password === undefined ? randomToken(12) : undefined;
-        const password = options.password === false ? undefined : str(options.password) ?? generated;
-        const roles = (str(options.roles) ?? '').split(',').map((r) => r.trim()).filter(Boolean);
-        const user = await db.transaction((trx) => identity.createUser(trx, { username: need(args, 0, 'username'), password, contactId: int(options.contact, 'contact'), roles }));
-        return [`Created user ${user.username} (id ${user.id}, contact ${user.contact_id})${roles.length ? ` with roles ${roles.join(', ')}` : ''}.`,
-          ...(generated && password ? [`Password (shown once): ${generated}`] : [])].join('\n');
+        const password = options.password === false ? undefined : (str(options.password) ?? generated);
+        const roles = (str(options.roles) ?? '')
+          .split(',')
+          .map((r) => r.trim())
+          .filter(Boolean);
+        const user = await db.transaction((trx) =>
+          identity.createUser(trx, {
+            username: need(args, 0, 'username'),
+            password,
+            contactId: int(options.contact, 'contact'),
+            roles,
+          }),
+        );
+        return [
+          `Created user ${user.username} (id ${user.id}, contact ${user.contact_id})${roles.length ? ` with roles ${roles.join(', ')}` : ''}.`,
+          ...(generated && password ? [`Password (shown once): ${generated}`] : []),
+        ].join('\n');
       },
     },
     {
@@ -73,14 +88,21 @@ export function userCliCommands(): CliCommand[] {
         const { db, identity } = deps(kernel);
         const users = await identity.listUsers(db);
         if (!users.length) return 'No users.';
-        return users.map((u) => `${u.id}\t${u.username}\tcontact ${u.contact_id}\t${u.is_active ? 'active' : 'disabled'}\t${u.roles.join(',') || '-'}`).join('\n');
+        return users
+          .map(
+            (u) =>
+              `${u.id}\t${u.username}\tcontact ${u.contact_id}\t${u.is_active ? 'active' : 'disabled'}\t${u.roles.join(',') || '-'}`,
+          )
+          .join('\n');
       },
     },
     {
       name: 'user passwd',
       description: "Set a user's password (ends the user's sessions)",
       arguments: [{ name: 'username', description: 'Login name', required: true }],
-      options: [{ flags: '--password <password>', description: 'New password (default: a generated one, printed once)' }],
+      options: [
+        { flags: '--password <password>', description: 'New password (default: a generated one, printed once)' },
+      ],
       async run(args, options, kernel) {
         const { db, identity } = deps(kernel);
         const generated = str(options.password) ? undefined : randomToken(12);
@@ -98,7 +120,12 @@ export function userCliCommands(): CliCommand[] {
         const { db, identity, catalogue } = deps(kernel);
         if (options.catalogue) return [...catalogue.values()].map((p) => `${p.name}\t${p.label}`).join('\n');
         const roles = await identity.listRoles(db);
-        return roles.map((r) => `${r.name}: ${r.permissions.join(', ') || '(no permissions)'}${r.users.length ? `\n  users: ${r.users.join(', ')}` : ''}`).join('\n');
+        return roles
+          .map(
+            (r) =>
+              `${r.name}: ${r.permissions.join(', ') || '(no permissions)'}${r.users.length ? `\n  users: ${r.users.join(', ')}` : ''}`,
+          )
+          .join('\n');
       },
     },
     {
@@ -122,7 +149,10 @@ export function userCliCommands(): CliCommand[] {
         if (!perms.length) throw new KernelError('E_INVALID_PARAMS', 'Name at least one permission, or --user');
         const unknown = perms.filter((p) => p !== '*' && !catalogue.has(identity.normalize(p)));
         if (unknown.length && !options.force) {
-          throw new KernelError('E_INVALID_PARAMS', `Unknown permission(s): ${unknown.join(', ')} (see crm role list --catalogue; --force accepts them)`);
+          throw new KernelError(
+            'E_INVALID_PARAMS',
+            `Unknown permission(s): ${unknown.join(', ')} (see crm role list --catalogue; --force accepts them)`,
+          );
         }
         await identity.grantPermissions(db, role, perms);
         return `Role ${role} now holds: ${perms.map((p) => identity.normalize(p)).join(', ')}.`;
@@ -172,7 +202,12 @@ export function userCliCommands(): CliCommand[] {
         const { db, identity } = deps(kernel);
         const keys = await identity.listApiKeys(db);
         if (!keys.length) return 'No API keys.';
-        return keys.map((k) => `${k.id}\tcontact ${k.contact_id}\t${k.prefix}…\t${k.label ?? '-'}\t${k.revoked_at ? 'revoked' : 'active'}`).join('\n');
+        return keys
+          .map(
+            (k) =>
+              `${k.id}\tcontact ${k.contact_id}\t${k.prefix}…\t${k.label ?? '-'}\t${k.revoked_at ? 'revoked' : 'active'}`,
+          )
+          .join('\n');
       },
     },
     {
@@ -198,7 +233,8 @@ export function userCliCommands(): CliCommand[] {
         const contactId = int(options.contact, 'contact');
         if (!contactId) throw new KernelError('E_INVALID_PARAMS', 'Give --contact <id>');
         const ttl = int(options.ttl ?? '3600', 'ttl')!;
-        if (!(await identity.contactExists(db, contactId))) throw new KernelError('E_NOT_FOUND', `Contact ID ${contactId} is invalid`);
+        if (!(await identity.contactExists(db, contactId)))
+          throw new KernelError('E_NOT_FOUND', `Contact ID ${contactId} is invalid`);
         return issueJwt(keyring, contactId, ttl);
       },
     },

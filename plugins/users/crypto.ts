@@ -1,11 +1,23 @@
 /** Small crypto helpers: scrypt password hashes, key hashing and constant-time comparison. */
-import { createHash, createHmac, randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import {
+  createHash,
+  createHmac,
+  randomBytes,
+  scrypt as scryptCb,
+  timingSafeEqual,
+  type ScryptOptions,
+} from 'node:crypto';
 
 const scrypt = (password: string, salt: Buffer, keylen: number, opts: ScryptOptions) =>
-  new Promise<Buffer>((resolve, reject) => scryptCb(password, salt, keylen, opts, (err, key) => (err ? reject(err) : resolve(key))));
+  new Promise<Buffer>((resolve, reject) =>
+    scryptCb(password, salt, keylen, opts, (err, key) => (err ? reject(err) : resolve(key))),
+  );
 
 /** scrypt cost parameters (N = 2^15, r = 8, p = 1: ~32 MiB and a few tens of ms per check). */
-const N = 32768, R = 8, P = 1, KEYLEN = 32;
+const N = 32768,
+  R = 8,
+  P = 1,
+  KEYLEN = 32;
 const MAXMEM = 64 * 1024 * 1024;
 
 /** `scrypt$N$r$p$<salt b64url>$<hash b64url>` */
@@ -28,7 +40,12 @@ export async function verifyPassword(password: string, stored: string | null | u
   }
   const [, n, r, p, salt, hash] = parts;
   const expected = Buffer.from(hash, 'base64url');
-  const actual = await scrypt(password, Buffer.from(salt, 'base64url'), expected.length, { N: Number(n), r: Number(r), p: Number(p), maxmem: MAXMEM });
+  const actual = await scrypt(password, Buffer.from(salt, 'base64url'), expected.length, {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem: MAXMEM,
+  });
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
 

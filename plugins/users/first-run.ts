@@ -15,7 +15,13 @@ export interface FirstRunResult {
   apiKey: string;
 }
 
-export async function firstRun(db: Knex, store: IdentityStore, keyring: Keyring, baseUrl: string, write: (text: string) => void): Promise<FirstRunResult | null> {
+export async function firstRun(
+  db: Knex,
+  store: IdentityStore,
+  keyring: Keyring,
+  baseUrl: string,
+  write: (text: string) => void,
+): Promise<FirstRunResult | null> {
   const result = await db.transaction(async (trx) => {
     await trx.raw("select pg_advisory_xact_lock(hashtext('crm.users.first-run'))");
     if ((await store.countUsers(trx)) > 0) return null;

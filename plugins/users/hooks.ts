@@ -13,4 +13,6 @@ export interface PermissionInfo {
  * @example hooks.tap(permissionsCatalogue, () => [{ name: 'access CiviEvent', label: 'CiviEvent: access' }]);
  */
 export const permissionsCatalogue = defineHook.collect<PermissionInfo, []>(
-  'permissions.catalogue', 'Once at ready: contribute permissions (name, label) to the catalogue');
+  'permissions.catalogue',
+  'Once at ready: contribute permissions (name, label) to the catalogue',
+);

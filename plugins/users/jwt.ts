@@ -6,7 +6,12 @@
 import { decodeProtectedHeader, errors, jwtVerify, SignJWT } from 'jose';
 import type { Keyring } from './keyring';
 
-export async function issueJwt(keyring: Keyring, contactId: number, ttlSeconds: number, scope = 'authx'): Promise<string> {
+export async function issueJwt(
+  keyring: Keyring,
+  contactId: number,
+  ttlSeconds: number,
+  scope = 'authx',
+): Promise<string> {
   const key = keyring.currentSigningKey;
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT({ scope })
@@ -22,7 +27,10 @@ export async function issueJwt(keyring: Keyring, contactId: number, ttlSeconds: 
  * `kid`, other algorithm, no `exp`, no `authx` scope: the caller falls through to `Invalid credential`), a
  * rejection message, or the contact id.
  */
-export async function verifyJwt(keyring: Keyring, token: string): Promise<null | { reject: string } | { contactId: number; claims: Record<string, unknown> }> {
+export async function verifyJwt(
+  keyring: Keyring,
+  token: string,
+): Promise<null | { reject: string } | { contactId: number; claims: Record<string, unknown> }> {
   if (token.split('.').length !== 3 || token.length > 8192) return null;
   let kid: unknown;
   try {
@@ -34,7 +42,11 @@ export async function verifyJwt(keyring: Keyring, token: string): Promise<null |
   if (!key) return null;
   let payload: Record<string, unknown>;
   try {
-    ({ payload } = await jwtVerify(token, key.secret, { algorithms: ['HS256'], clockTolerance: 0, requiredClaims: ['exp'] }));
+    ({ payload } = await jwtVerify(token, key.secret, {
+      algorithms: ['HS256'],
+      clockTolerance: 0,
+      requiredClaims: ['exp'],
+    }));
   } catch (err) {
     if (err instanceof errors.JWTExpired) return { reject: 'Expired token' };
     return null;

@@ -25,16 +25,19 @@ export function keyringOptionsFromEnv(env: NodeJS.ProcessEnv): KeyringOptions {
   if (env.CRM_SITE_KEY) out.siteKey = env.CRM_SITE_KEY;
   if (env.CRM_SESSION_SECRET) out.sessionSecret = env.CRM_SESSION_SECRET;
   if (env.CRM_SIGN_KEYS) {
-    out.signingKeys = env.CRM_SIGN_KEYS.split(/[\s,]+/).filter(Boolean).map((entry) => {
-      const i = entry.indexOf(':');
-      return i > 0 ? { kid: entry.slice(0, i), secret: entry.slice(i + 1) } : { secret: entry };
-    });
+    out.signingKeys = env.CRM_SIGN_KEYS.split(/[\s,]+/)
+      .filter(Boolean)
+      .map((entry) => {
+        const i = entry.indexOf(':');
+        return i > 0 ? { kid: entry.slice(0, i), secret: entry.slice(i + 1) } : { secret: entry };
+      });
   }
   return out;
 }
 
 /** A key id derived from the secret, for configured keys that name none. */
-export const deriveKid = (secret: string): string => sha256(`crm-jwt-hs256\0${secret}`).toString('base64url').slice(0, 16);
+export const deriveKid = (secret: string): string =>
+  sha256(`crm-jwt-hs256\0${secret}`).toString('base64url').slice(0, 16);
 
 export class Keyring {
   private site?: string;
@@ -43,10 +46,17 @@ export class Keyring {
 
   constructor(private readonly opts: KeyringOptions) {
     if (opts.siteKey !== undefined && opts.siteKey.length < 8) {
-      throw new KernelError('E_CONFIG_INVALID', 'The site key (CRM_SITE_KEY or pluginConfig.users.siteKey) must be at least 8 characters long');
+      throw new KernelError(
+        'E_CONFIG_INVALID',
+        'The site key (CRM_SITE_KEY or pluginConfig.users.siteKey) must be at least 8 characters long',
+      );
     }
     for (const k of opts.signingKeys ?? []) {
-      if (k.secret.length < 32) throw new KernelError('E_CONFIG_INVALID', 'Each JWT signing key secret (CRM_SIGN_KEYS or pluginConfig.users.signingKeys) must be at least 32 characters long');
+      if (k.secret.length < 32)
+        throw new KernelError(
+          'E_CONFIG_INVALID',
+          'Each JWT signing key secret (CRM_SIGN_KEYS or pluginConfig.users.signingKeys) must be at least 32 characters long',
+        );
     }
   }
 
@@ -55,7 +65,9 @@ export class Keyring {
     this.site = this.opts.siteKey ?? (await stored(db, 'site_key', () => randomToken(24)));
     this.session = this.opts.sessionSecret ?? (await stored(db, 'session_secret', () => randomToken(32)));
     const configured = this.opts.signingKeys ?? [];
-    const keys = configured.length ? configured : [{ secret: await stored(db, 'jwt_signing_key', () => randomToken(32)) }];
+    const keys = configured.length
+      ? configured
+      : [{ secret: await stored(db, 'jwt_signing_key', () => randomToken(32)) }];
     this.signing = keys.map((k) => ({ kid: k.kid ?? deriveKid(k.secret), secret: new TextEncoder().encode(k.secret) }));
   }
 

@@ -2,9 +2,17 @@
 import type { PermissionInfo } from './hooks';
 
 export const CORE_PERMISSIONS: PermissionInfo[] = [
-  { name: 'administer CRM', label: 'CRM: administer', description: 'Configure the service; every action without a more specific permission needs it' },
+  {
+    name: 'administer CRM',
+    label: 'CRM: administer',
+    description: 'Configure the service; every action without a more specific permission needs it',
+  },
   { name: 'access CRM', label: 'CRM: access', description: 'Use the service at all (most read actions need it)' },
-  { name: 'access AJAX API', label: 'CRM: access the AJAX API', description: 'Call /crm/ajax/rest (legacy keys grant it for the request)' },
+  {
+    name: 'access AJAX API',
+    label: 'CRM: access the AJAX API',
+    description: 'Call /crm/ajax/rest (legacy keys grant it for the request)',
+  },
   { name: 'view all contacts', label: 'CRM: view all contacts' },
   { name: 'edit all contacts', label: 'CRM: edit all contacts', description: 'Implies viewing them' },
   { name: 'add contacts', label: 'CRM: add contacts' },

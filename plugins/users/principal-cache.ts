@@ -30,7 +30,10 @@ export const PRINCIPALS_TOPIC = 'principals';
 export class PrincipalCache {
   private readonly entries = new Map<string, { value: CachedPrincipal; until: number }>();
 
-  constructor(private readonly options: PrincipalCacheOptions, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly options: PrincipalCacheOptions,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   get enabled(): boolean {
     return this.options.ttlSeconds > 0 && this.options.maxEntries > 0;

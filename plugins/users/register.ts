@@ -1,4 +1,13 @@
-import { ANONYMOUS, apiRespond, authPrincipal, cliCommands, createRequestScope, definePlugin, Stage, type Kernel } from '../../kernel';
+import {
+  ANONYMOUS,
+  apiRespond,
+  authPrincipal,
+  cliCommands,
+  createRequestScope,
+  definePlugin,
+  Stage,
+  type Kernel,
+} from '../../kernel';
 import type { Api3Service } from '../api3';
 import { entityAccess, type ChangeBus } from '../entity-core';
 import { contactRowAccess } from './acl';
@@ -26,7 +35,12 @@ export default definePlugin<UsersOptions>((ctx) => {
   let aliases: Aliases = {};
   const identity = new IdentityStore(() => aliases);
   // Environment variables win over the config file, as for the kernel's own settings.
-  const keyring = new Keyring({ siteKey: config.siteKey, signingKeys: config.signingKeys, sessionSecret: config.sessionSecret, ...keyringOptionsFromEnv(process.env) });
+  const keyring = new Keyring({
+    siteKey: config.siteKey,
+    signingKeys: config.signingKeys,
+    sessionSecret: config.sessionSecret,
+    ...keyringOptionsFromEnv(process.env),
+  });
   const throttle = new Throttle(config.throttle);
   const catalogue = new Map<string, PermissionInfo>();
 
@@ -61,7 +75,9 @@ export default definePlugin<UsersOptions>((ctx) => {
 
   // Contact ACL basics for Contact and the entities it owns. Late, so an entity's own rule (e.g.
   // OAuth contact tokens) decides first.
-  hooks.tap(entityAccess, ({ entity, operation, principal }) => contactRowAccess(entity, operation, principal), { stage: Stage.LATE });
+  hooks.tap(entityAccess, ({ entity, operation, principal }) => contactRowAccess(entity, operation, principal), {
+    stage: Stage.LATE,
+  });
 
   ctx.onReady(async () => {
     const db = services.resolve<Kernel['db']>('db');
@@ -76,13 +92,16 @@ export default definePlugin<UsersOptions>((ctx) => {
     const contactApi = async (dbh: Kernel['db'], action: string, params: Record<string, unknown>) => {
       const scope = createRequestScope(kernel.container, 'users', ANONYMOUS);
       try {
-        return await scope.resolve<Api3Service>('api3').call({ entity: 'Contact', action, params, principal: ANONYMOUS, scope, db: dbh, checkPermissions: false });
+        return await scope
+          .resolve<Api3Service>('api3')
+          .call({ entity: 'Contact', action, params, principal: ANONYMOUS, scope, db: dbh, checkPermissions: false });
       } finally {
         await scope.dispose();
       }
     };
     identity.useContacts({
-      count: async (dbh, filter) => Number(((await contactApi(dbh, 'getcount', { ...filter, showAll: 'all' })) as number) ?? 0),
+      count: async (dbh, filter) =>
+        Number(((await contactApi(dbh, 'getcount', { ...filter, showAll: 'all' })) as number) ?? 0),
       create: async (dbh, params) => Number(((await contactApi(dbh, 'create', params)) as { id: number }).id),
     });
     if (kernel.container.hasRegistration('compatCivicrm')) {
@@ -93,7 +112,9 @@ export default definePlugin<UsersOptions>((ctx) => {
     for (const p of await ctx.runHook(permissionsCatalogue)) if (!catalogue.has(p.name)) catalogue.set(p.name, p);
     if (config.firstRun && serviceConfig.mode !== 'test') {
       const { host, port, publicUrl } = serviceConfig.server;
-      await firstRun(db, identity, keyring, publicUrl ?? `http://${host}:${port}`, (text) => process.stdout.write(text));
+      await firstRun(db, identity, keyring, publicUrl ?? `http://${host}:${port}`, (text) =>
+        process.stdout.write(text),
+      );
     }
   });
 });

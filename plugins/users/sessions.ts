@@ -22,7 +22,10 @@ export interface SessionRecord {
 }
 
 export class SessionStore {
-  constructor(private readonly keyring: Keyring, readonly options: SessionOptions) {}
+  constructor(
+    private readonly keyring: Keyring,
+    readonly options: SessionOptions,
+  ) {}
 
   /** The live session a cookie value names, or undefined (unsigned, forged, expired, ended, user disabled). */
   async read(db: Knex, cookie: string | undefined): Promise<SessionRecord | undefined> {
@@ -34,15 +37,27 @@ export class SessionStore {
       .where('s.expires_at', '>', db.fn.now())
       .first('s.id_hash', 's.contact_id', 's.user_id', 's.data', 'u.is_active');
     if (!row || (row.user_id !== null && row.is_active !== true)) return undefined;
-    return { idHash: row.id_hash, contactId: row.contact_id, userId: row.user_id, data: typeof row.data === 'string' ? JSON.parse(row.data) : row.data ?? {} };
+    return {
+      idHash: row.id_hash,
+      contactId: row.contact_id,
+      userId: row.user_id,
+      data: typeof row.data === 'string' ? JSON.parse(row.data) : (row.data ?? {}),
+    };
   }
 
   /** Starts a session with a fresh id, ending the one named by `previous`; returns the cookie value. */
-  async start(db: Knex, who: { contactId: number; userId: number | null; data?: Record<string, unknown> }, previous?: string): Promise<string> {
+  async start(
+    db: Knex,
+    who: { contactId: number; userId: number | null; data?: Record<string, unknown> },
+    previous?: string,
+  ): Promise<string> {
     await this.end(db, previous);
     const id = randomToken(32);
     await db('crm_session').insert({
-      id_hash: sha256hex(id), contact_id: who.contactId, user_id: who.userId, data: JSON.stringify(who.data ?? {}),
+      id_hash: sha256hex(id),
+      contact_id: who.contactId,
+      user_id: who.userId,
+      data: JSON.stringify(who.data ?? {}),
       expires_at: db.raw('now() + make_interval(secs => ?)', [this.options.ttlSeconds]),
     });
     // Housekeeping: expired rows go as new ones come.
@@ -52,18 +67,35 @@ export class SessionStore {
 
   async end(db: Knex, cookie: string | undefined): Promise<void> {
     const id = this.verify(cookie);
-    if (id) await db('crm_session').where({ id_hash: sha256hex(id) }).delete();
+    if (id)
+      await db('crm_session')
+        .where({ id_hash: sha256hex(id) })
+        .delete();
   }
 
   /** HttpOnly, SameSite=Lax, Secure when the request came over HTTPS (behind a proxy: `server.trustProxy`). */
   setCookie(ctx: Context, value: string): void {
     ctx.cookies.set(this.options.cookieName, value, {
-      httpOnly: true, sameSite: 'lax', secure: ctx.secure, path: '/', maxAge: this.options.ttlSeconds * 1000, overwrite: true, signed: false,
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: ctx.secure,
+      path: '/',
+      maxAge: this.options.ttlSeconds * 1000,
+      overwrite: true,
+      signed: false,
     });
   }
 
   clearCookie(ctx: Context): void {
-    ctx.cookies.set(this.options.cookieName, '', { httpOnly: true, sameSite: 'lax', secure: ctx.secure, path: '/', maxAge: 0, overwrite: true, signed: false });
+    ctx.cookies.set(this.options.cookieName, '', {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: ctx.secure,
+      path: '/',
+      maxAge: 0,
+      overwrite: true,
+      signed: false,
+    });
   }
 
   private sign(id: string): string {

@@ -80,20 +80,30 @@ export class IdentityStore {
   }
 
   countUsers(db: Knex): Promise<number> {
-    return db('crm_user').count<{ n: string }[]>({ n: '*' }).then((r) => Number(r[0].n));
+    return db('crm_user')
+      .count<{ n: string }[]>({ n: '*' })
+      .then((r) => Number(r[0].n));
   }
 
   /** Creates a user; without `contactId` a new contact is created for it. */
-  async createUser(db: Knex, input: { username: string; password?: string; contactId?: number; roles?: string[] }): Promise<UserRecord> {
-    if (!USERNAME.test(input.username)) throw new KernelError('E_INVALID_PARAMS', 'A username is 1 to 128 letters, digits or . _ @ + -');
-    if (await this.findUser(db, input.username)) throw new KernelError('E_CONFLICT', `User ${input.username} already exists`);
+  async createUser(
+    db: Knex,
+    input: { username: string; password?: string; contactId?: number; roles?: string[] },
+  ): Promise<UserRecord> {
+    if (!USERNAME.test(input.username))
+      throw new KernelError('E_INVALID_PARAMS', 'A username is 1 to 128 letters, digits or . _ @ + -');
+    if (await this.findUser(db, input.username))
+      throw new KernelError('E_CONFLICT', `User ${input.username} already exists`);
     if (input.contactId !== undefined && !(await this.contactExists(db, input.contactId))) {
       throw new KernelError('E_NOT_FOUND', `Contact ID ${input.contactId} is invalid`);
     }
     const contactId = input.contactId ?? (await this.createContact(db, input.username));
-    if (await this.findUserByContact(db, contactId)) throw new KernelError('E_CONFLICT', `Contact ${contactId} already has a user`);
+    if (await this.findUserByContact(db, contactId))
+      throw new KernelError('E_CONFLICT', `Contact ${contactId} already has a user`);
     const password_hash = input.password ? await hashPassword(checkPassword(input.password)) : null;
-    const [user] = await db('crm_user').insert({ username: input.username, password_hash, contact_id: contactId }).returning('*');
+    const [user] = await db('crm_user')
+      .insert({ username: input.username, password_hash, contact_id: contactId })
+      .returning('*');
     for (const role of input.roles ?? []) await this.assignRole(db, user.username, role);
     await this.changed(db);
     return user;
@@ -101,7 +111,9 @@ export class IdentityStore {
 
   async setPassword(db: Knex, username: string, password: string): Promise<void> {
     const user = await this.requireUser(db, username);
-    await db('crm_user').where({ id: user.id }).update({ password_hash: await hashPassword(checkPassword(password)), updated_at: db.fn.now() });
+    await db('crm_user')
+      .where({ id: user.id })
+      .update({ password_hash: await hashPassword(checkPassword(password)), updated_at: db.fn.now() });
     // A new password ends the user's sessions.
     await db('crm_session').where({ user_id: user.id }).delete();
     await this.changed(db);
@@ -114,9 +126,14 @@ export class IdentityStore {
     await this.changed(db);
   }
 
-  async listUsers(db: Knex): Promise<Array<{ id: number; username: string; contact_id: number; is_active: boolean; roles: string[] }>> {
+  async listUsers(
+    db: Knex,
+  ): Promise<Array<{ id: number; username: string; contact_id: number; is_active: boolean; roles: string[] }>> {
     const users = await db('crm_user').select('id', 'username', 'contact_id', 'is_active').orderBy('id');
-    const links = await db('crm_user_role').join('crm_role', 'crm_role.id', 'crm_user_role.role_id').select('user_id', 'name').orderBy('name');
+    const links = await db('crm_user_role')
+      .join('crm_role', 'crm_role.id', 'crm_user_role.role_id')
+      .select('user_id', 'name')
+      .orderBy('name');
     return users.map((u) => ({ ...u, roles: links.filter((l) => l.user_id === u.id).map((l) => l.name) }));
   }
 
@@ -156,9 +173,15 @@ export class IdentityStore {
 
   /** The role permissions of a user (anonymous for null) as a query, to run alone or as a subquery. */
   private permissionQuery(db: Knex, userId: number | null): Knex.QueryBuilder {
-    const q = db('crm_role_permission').join('crm_role', 'crm_role.id', 'crm_role_permission.role_id').distinct('permission');
+    const q = db('crm_role_permission')
+      .join('crm_role', 'crm_role.id', 'crm_role_permission.role_id')
+      .distinct('permission');
     if (userId === null) return q.where('crm_role.name', 'anonymous');
-    return q.where((w) => w.where('crm_role.name', 'authenticated').orWhereIn('crm_role.id', db('crm_user_role').where('user_id', userId).select('role_id')));
+    return q.where((w) =>
+      w
+        .where('crm_role.name', 'authenticated')
+        .orWhereIn('crm_role.id', db('crm_user_role').where('user_id', userId).select('role_id')),
+    );
   }
 
   /** Normalised permission names plus the compat aliases of the names held. */
@@ -177,14 +200,16 @@ export class IdentityStore {
     if (!key || key.length > 512) return undefined;
     const row = await db('crm_api_key as k')
       .leftJoin('crm_user as u', 'u.contact_id', 'k.contact_id')
-      .where('k.key_hash', sha256hex(key)).whereNull('k.revoked_at')
+      .where('k.key_hash', sha256hex(key))
+      .whereNull('k.revoked_at')
       .first('k.contact_id', ...this.userColumns(db, wait));
     return row ? this.principalish(row) : undefined;
   }
 
   /** As {@link apiKeyPrincipal}, for a contact already identified (a verified JWT); always one row. */
   async contactPrincipal(db: Knex, contactId: number, wait: Knex.QueryBuilder | null): Promise<Principalish> {
-    const row = await db.select(db.raw('?::int as contact_id', [contactId]), ...this.userColumns(db, wait))
+    const row = await db
+      .select(db.raw('?::int as contact_id', [contactId]), ...this.userColumns(db, wait))
       .from(db.raw('(select 1) as one'))
       .leftJoin('crm_user as u', 'u.contact_id', db.raw('?::int', [contactId]))
       .first();
@@ -193,30 +218,58 @@ export class IdentityStore {
 
   /** The user's columns, its role permissions (the user's roles plus `authenticated`; a contact without a user holds the anonymous role's) and the throttle's wait. */
   private userColumns(db: Knex, wait: Knex.QueryBuilder | null) {
-    const permissions = db.raw(`(select array_agg(distinct rp.permission) from crm_role_permission rp join crm_role r on r.id = rp.role_id
+    const permissions =
+      db.raw(`(select array_agg(distinct rp.permission) from crm_role_permission rp join crm_role r on r.id = rp.role_id
       where case when u.id is null then r.name = 'anonymous'
                  else r.name = 'authenticated' or r.id in (select ur.role_id from crm_user_role ur where ur.user_id = u.id) end)`);
-    return ['u.id', 'u.username', 'u.is_active', 'u.password_hash', { permissions }, ...(wait ? [{ wait }] : [])] as const;
+    return [
+      'u.id',
+      'u.username',
+      'u.is_active',
+      'u.password_hash',
+      { permissions },
+      ...(wait ? [{ wait }] : []),
+    ] as const;
   }
 
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- one wide row from the authentication query
   private principalish(row: Record<string, any>): Principalish {
-    const user = row.id === null || row.id === undefined ? null : ({ id: row.id, username: row.username, is_active: row.is_active, password_hash: row.password_hash, contact_id: Number(row.contact_id) } as UserRecord);
-    return { contactId: Number(row.contact_id), user, permissions: this.permissionSet(row.permissions ?? []), wait: Math.max(0, Number(row.wait ?? 0)) };
+    const user =
+      row.id === null || row.id === undefined
+        ? null
+        : ({
+            id: row.id,
+            username: row.username,
+            is_active: row.is_active,
+            password_hash: row.password_hash,
+            contact_id: Number(row.contact_id),
+          } as UserRecord);
+    return {
+      contactId: Number(row.contact_id),
+      user,
+      permissions: this.permissionSet(row.permissions ?? []),
+      wait: Math.max(0, Number(row.wait ?? 0)),
+    };
   }
 
   async listRoles(db: Knex): Promise<Array<{ name: string; label: string; permissions: string[]; users: string[] }>> {
     const roles = await db('crm_role').select('id', 'name', 'label').orderBy('id');
     const perms = await db('crm_role_permission').select('role_id', 'permission').orderBy('permission');
-    const users = await db('crm_user_role').join('crm_user', 'crm_user.id', 'crm_user_role.user_id').select('role_id', 'username').orderBy('username');
+    const users = await db('crm_user_role')
+      .join('crm_user', 'crm_user.id', 'crm_user_role.user_id')
+      .select('role_id', 'username')
+      .orderBy('username');
     return roles.map((r) => ({
-      name: r.name, label: r.label,
+      name: r.name,
+      label: r.label,
       permissions: perms.filter((p) => p.role_id === r.id).map((p) => p.permission),
       users: users.filter((u) => u.role_id === r.id).map((u) => u.username),
     }));
   }
 
   async ensureRole(db: Knex, name: string): Promise<number> {
-    if (!/^[a-z0-9_-]{1,64}$/.test(name)) throw new KernelError('E_INVALID_PARAMS', 'A role name is 1 to 64 lower-case letters, digits, _ or -');
+    if (!/^[a-z0-9_-]{1,64}$/.test(name))
+      throw new KernelError('E_INVALID_PARAMS', 'A role name is 1 to 64 lower-case letters, digits, _ or -');
     await db('crm_role').insert({ name, label: name }).onConflict('name').ignore();
     return (await db('crm_role').where({ name }).first('id')).id;
   }
@@ -231,13 +284,20 @@ export class IdentityStore {
   async revokePermissions(db: Knex, role: string, permissions: string[]): Promise<void> {
     const r = await db('crm_role').where({ name: role }).first('id');
     if (!r) throw new KernelError('E_NOT_FOUND', `No role ${role}`);
-    await db('crm_role_permission').where({ role_id: r.id }).whereIn('permission', permissions.map((p) => this.normalize(p))).delete();
+    await db('crm_role_permission')
+      .where({ role_id: r.id })
+      .whereIn(
+        'permission',
+        permissions.map((p) => this.normalize(p)),
+      )
+      .delete();
     await this.changed(db);
   }
 
   async assignRole(db: Knex, username: string, role: string): Promise<void> {
     const user = await this.requireUser(db, username);
-    if (role === 'anonymous' || role === 'authenticated') throw new KernelError('E_INVALID_PARAMS', `Role ${role} is implied and cannot be assigned`);
+    if (role === 'anonymous' || role === 'authenticated')
+      throw new KernelError('E_INVALID_PARAMS', `Role ${role} is implied and cannot be assigned`);
     const r = await db('crm_role').where({ name: role }).first('id');
     if (!r) throw new KernelError('E_NOT_FOUND', `No role ${role}`);
     await db('crm_user_role').insert({ user_id: user.id, role_id: r.id }).onConflict(['user_id', 'role_id']).ignore();
@@ -255,17 +315,26 @@ export class IdentityStore {
   // ---- API keys ----------------------------------------------------------------------------
 
   /** Makes a key for a contact. The key is returned once; only its SHA-256 is stored. */
-  async createApiKey(db: Knex, contactId: number, label?: string): Promise<{ id: number; key: string; prefix: string }> {
+  async createApiKey(
+    db: Knex,
+    contactId: number,
+    label?: string,
+  ): Promise<{ id: number; key: string; prefix: string }> {
     const key = `crm_${randomToken(24)}`;
     const prefix = key.slice(0, 10);
-    const [row] = await db('crm_api_key').insert({ contact_id: contactId, key_hash: sha256hex(key), prefix, label: label ?? null }).returning('id');
+    const [row] = await db('crm_api_key')
+      .insert({ contact_id: contactId, key_hash: sha256hex(key), prefix, label: label ?? null })
+      .returning('id');
     return { id: Number(row.id ?? row), key, prefix };
   }
 
   /** The contact owning an active key, found by the key's hash. */
   async contactForApiKey(db: Knex, key: string): Promise<number | null> {
     if (!key || key.length > 512) return null;
-    const row = await db('crm_api_key').where({ key_hash: sha256hex(key) }).whereNull('revoked_at').first('contact_id');
+    const row = await db('crm_api_key')
+      .where({ key_hash: sha256hex(key) })
+      .whereNull('revoked_at')
+      .first('contact_id');
     return row ? row.contact_id : null;
   }
 

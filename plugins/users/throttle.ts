@@ -59,7 +59,13 @@ export class Throttle {
         [key, windowSeconds, windowSeconds],
       );
       if (Number(rows[0].failures) >= max) {
-        await db('crm_login_failure').where({ key }).update({ failures: 0, window_start: db.fn.now(), blocked_until: db.raw('now() + make_interval(secs => ?)', [lockoutSeconds]) });
+        await db('crm_login_failure')
+          .where({ key })
+          .update({
+            failures: 0,
+            window_start: db.fn.now(),
+            blocked_until: db.raw('now() + make_interval(secs => ?)', [lockoutSeconds]),
+          });
         await this.blocked(db);
       }
     }
@@ -68,6 +74,8 @@ export class Throttle {
   /** A success clears the username's counter (an address keeps its count: it may be guessing many users). */
   async succeed(db: Knex, username: string | undefined): Promise<void> {
     if (!this.options.enabled || !username) return;
-    await db('crm_login_failure').where({ key: keyOf({ username }) }).delete();
+    await db('crm_login_failure')
+      .where({ key: keyOf({ username }) })
+      .delete();
   }
 }

@@ -18,7 +18,6 @@ declare module '../../kernel/types' {
   }
 }
 
-
 /**
  * Principal attribute an auth plugin sets when authentication already loaded the user's role
  * permissions (a Set): the users plugin's `auth.principal` tap then skips its own query.

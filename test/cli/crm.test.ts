@@ -9,7 +9,12 @@ import { expect } from 'chai';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = path.join(root, 'bin/crm.mjs');
 const run = (args: string[], env: Record<string, string> = {}) =>
-  spawnSync(process.execPath, [bin, ...args], { cwd: root, env: { ...process.env, DATABASE_URL: '', CRM_CONFIG: '', ...env }, encoding: 'utf8', timeout: 60000 });
+  spawnSync(process.execPath, [bin, ...args], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: '', CRM_CONFIG: '', ...env },
+    encoding: 'utf8',
+    timeout: 60000,
+  });
 
 describe('crm CLI', function () {
   this.timeout(90000);
@@ -17,7 +22,9 @@ describe('crm CLI', function () {
   it('serve: listens on an embedded database, answers /healthz, and exits 0 on SIGTERM', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'crm-serve-'));
     const child = spawn(process.execPath, [bin, 'serve', '--port', '0'], {
-      cwd: root, env: { ...process.env, DATABASE_URL: '', CRM_CONFIG: '', CRM_DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: '', CRM_CONFIG: '', CRM_DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
     const url = await new Promise<string>((resolve, reject) => {
@@ -26,7 +33,9 @@ describe('crm CLI', function () {
         const m = /Listening on (http:\/\/\S+)/.exec(out);
         if (m) resolve(m[1]);
       });
-      child.stderr.on('data', (d) => { out += d; });
+      child.stderr.on('data', (d) => {
+        out += d;
+      });
       child.on('exit', (code) => reject(new Error(`serve exited early (${code}): ${out}`)));
     });
     const res = await fetch(`${url}/healthz`);
@@ -46,7 +55,9 @@ describe('crm CLI', function () {
   it('config check: an unknown plugin lists the available ones', () => {
     const r = run(['config', 'check'], { CRM_ENABLE: 'no-such-plugin' });
     expect(r.status).to.equal(1);
-    expect(r.stderr).to.contain('Plugin no-such-plugin is enabled but not installed. Available plugins:').and.contain('system');
+    expect(r.stderr)
+      .to.contain('Plugin no-such-plugin is enabled but not installed. Available plugins:')
+      .and.contain('system');
   });
 
   it('serve: an unreachable database is one line and exit 1', () => {

@@ -25,25 +25,56 @@ describe('integration: APIv3 end-points × authentication × permissions', funct
     http = await t.http();
     const identity = t.kernel.container.resolve<IdentityStore>('identity');
     const db = t.kernel.db;
-    await identity.grantPermissions(db, 'staff', ['access CRM', 'view all contacts', 'edit all contacts', 'add contacts', 'authenticate with api key', 'authenticate with password']);
-    await identity.grantPermissions(db, 'self', ['access CRM', 'view my contact', 'edit my contact', 'authenticate with api key']);
-    for (const [name, roles] of [['staff', ['staff']], ['selfie', ['self']], ['nobody', []]] as const) {
+    await identity.grantPermissions(db, 'staff', [
+      'access CRM',
+      'view all contacts',
+      'edit all contacts',
+      'add contacts',
+      'authenticate with api key',
+      'authenticate with password',
+    ]);
+    await identity.grantPermissions(db, 'self', [
+      'access CRM',
+      'view my contact',
+      'edit my contact',
+      'authenticate with api key',
+    ]);
+    for (const [name, roles] of [
+      ['staff', ['staff']],
+      ['selfie', ['self']],
+      ['nobody', []],
+    ] as const) {
       const u = await identity.createUser(db, { username: name, password: PASSWORD, roles: [...roles] });
       who[name] = { contactId: u.contact_id, key: (await identity.createApiKey(db, u.contact_id)).key };
     }
     jwt = await issueJwt(t.kernel.container.resolve<Keyring>('keyring'), who.staff.contactId, 300);
     // Some data: two more contacts with an email each, plus one on the self user's contact.
     const staffCall = (entity: string, action: string, json: object) =>
-      http.post('/crm/ajax/rest').set('X-Crm-Auth', `Bearer ${who.staff.key}`).type('form').send({ entity, action, json: JSON.stringify(json) });
+      http
+        .post('/crm/ajax/rest')
+        .set('X-Crm-Auth', `Bearer ${who.staff.key}`)
+        .type('form')
+        .send({ entity, action, json: JSON.stringify(json) });
     for (const name of ['Ann', 'Bob']) {
-      const r = await staffCall('Contact', 'create', { contact_type: 'Individual', first_name: name, last_name: 'Example', email: `${name.toLowerCase()}@example.org` });
+      const r = await staffCall('Contact', 'create', {
+        contact_type: 'Individual',
+        first_name: name,
+        last_name: 'Example',
+        email: `${name.toLowerCase()}@example.org`,
+      });
       expect(r.body.is_error, JSON.stringify(r.body)).to.equal(0);
     }
-    expect((await staffCall('Email', 'create', { contact_id: who.selfie.contactId, email: 'me@example.org' })).body.is_error).to.equal(0);
+    expect(
+      (await staffCall('Email', 'create', { contact_id: who.selfie.contactId, email: 'me@example.org' })).body.is_error,
+    ).to.equal(0);
   });
   after(() => t.close());
 
-  const getContacts = { entity: 'Contact', action: 'get', json: JSON.stringify({ sequential: 1, return: ['id', 'display_name'] }) };
+  const getContacts = {
+    entity: 'Contact',
+    action: 'get',
+    json: JSON.stringify({ sequential: 1, return: ['id', 'display_name'] }),
+  };
 
   describe('/crm/ajax/rest', () => {
     it('accepts an API key in X-Crm-Auth (xheader: no X-Requested-With needed)', async () => {
@@ -53,7 +84,11 @@ describe('integration: APIv3 end-points × authentication × permissions', funct
     });
 
     it('accepts Authorization: Bearer <JWT> with X-Requested-With, and refuses it without (CSRF guard)', async () => {
-      const ok = await http.get('/crm/ajax/rest').query(getContacts).set('Authorization', `Bearer ${jwt}`).set('X-Requested-With', 'XMLHttpRequest');
+      const ok = await http
+        .get('/crm/ajax/rest')
+        .query(getContacts)
+        .set('Authorization', `Bearer ${jwt}`)
+        .set('X-Requested-With', 'XMLHttpRequest');
       expect(ok.body.is_error).to.equal(0);
       const csrf = await http.get('/crm/ajax/rest').query(getContacts).set('Authorization', `Bearer ${jwt}`);
       expect(csrf.status).to.equal(200);
@@ -61,7 +96,10 @@ describe('integration: APIv3 end-points × authentication × permissions', funct
     });
 
     it('accepts the _authx parameter (param flow, + for space)', async () => {
-      const r = await http.post('/crm/ajax/rest').type('form').send(`entity=Contact&action=get&json=${encodeURIComponent(getContacts.json)}&_authx=Bearer+${who.staff.key}`);
+      const r = await http
+        .post('/crm/ajax/rest')
+        .type('form')
+        .send(`entity=Contact&action=get&json=${encodeURIComponent(getContacts.json)}&_authx=Bearer+${who.staff.key}`);
       expect(r.body.is_error).to.equal(0);
     });
 
@@ -75,9 +113,14 @@ describe('integration: APIv3 end-points × authentication × permissions', funct
     it('accepts key + api_key (legacyrest), and answers a wrong pair with the FATAL JSON at HTTP 200', async () => {
       const ok = await http.get('/crm/ajax/rest').query({ ...getContacts, key: SITE_KEY, api_key: who.staff.key });
       expect(ok.body.is_error).to.equal(0);
-      const bad = await http.get('/crm/ajax/rest').query({ ...getContacts, key: 'wrong-site-key', api_key: who.staff.key });
+      const bad = await http
+        .get('/crm/ajax/rest')
+        .query({ ...getContacts, key: 'wrong-site-key', api_key: who.staff.key });
       expect(bad.status).to.equal(200);
-      expect(JSON.parse(bad.text)).to.include({ is_error: 1 }).and.have.property('error_message').that.matches(/^FATAL: /);
+      expect(JSON.parse(bad.text))
+        .to.include({ is_error: 1 })
+        .and.have.property('error_message')
+        .that.matches(/^FATAL: /);
     });
 
     it('accepts a session cookie from the login page, with X-Requested-With only', async () => {
@@ -99,20 +142,33 @@ describe('integration: APIv3 end-points × authentication × permissions', funct
 
   describe('extern/rest.php (legacy keys only)', () => {
     it('accepts key + api_key', async () => {
-      const r = await http.post('/crm/extern/rest.php').type('form').send({ ...getContacts, key: SITE_KEY, api_key: who.staff.key });
+      const r = await http
+        .post('/crm/extern/rest.php')
+        .type('form')
+        .send({ ...getContacts, key: SITE_KEY, api_key: who.staff.key });
       expect(r.body.is_error).to.equal(0);
     });
 
     it('ignores AuthX headers and answers a missing or wrong site key at HTTP 200', async () => {
-      const noKeys = await http.post('/crm/extern/rest.php').type('form').set('X-Crm-Auth', `Bearer ${who.staff.key}`).send(getContacts);
+      const noKeys = await http
+        .post('/crm/extern/rest.php')
+        .type('form')
+        .set('X-Crm-Auth', `Bearer ${who.staff.key}`)
+        .send(getContacts);
       expect(noKeys.status).to.equal(200);
       expect(noKeys.body).to.deep.equal({ error_message: 'Failed to authenticate key', is_error: 1 });
-      const wrong = await http.post('/crm/extern/rest.php').type('form').send({ ...getContacts, key: 'nope-nope-nope', api_key: who.staff.key });
+      const wrong = await http
+        .post('/crm/extern/rest.php')
+        .type('form')
+        .send({ ...getContacts, key: 'nope-nope-nope', api_key: who.staff.key });
       expect(wrong.body).to.deep.equal({ error_message: 'Failed to authenticate key', is_error: 1 });
     });
 
     it('answers in XML when json is absent', async () => {
-      const r = await http.post('/crm/extern/rest.php').type('form').send({ entity: 'Contact', action: 'getcount', key: SITE_KEY, api_key: who.staff.key });
+      const r = await http
+        .post('/crm/extern/rest.php')
+        .type('form')
+        .send({ entity: 'Contact', action: 'getcount', key: SITE_KEY, api_key: who.staff.key });
       expect(r.type).to.equal('text/xml');
       expect(r.text).to.match(/<result>\d+<\/result>/);
     });
@@ -134,7 +190,11 @@ describe('integration: APIv3 end-points × authentication × permissions', funct
 
   describe('contact ACLs (view my contact)', () => {
     const call = (action: string, json: object, entity = 'Contact') =>
-      http.post('/crm/ajax/rest').set('X-Crm-Auth', `Bearer ${who.selfie.key}`).type('form').send({ entity, action, json: JSON.stringify(json) });
+      http
+        .post('/crm/ajax/rest')
+        .set('X-Crm-Auth', `Bearer ${who.selfie.key}`)
+        .type('form')
+        .send({ entity, action, json: JSON.stringify(json) });
 
     it('get and getcount see only the caller’s own contact', async () => {
       const got = await call('get', { sequential: 1, return: ['id'] });
@@ -144,15 +204,26 @@ describe('integration: APIv3 end-points × authentication × permissions', funct
 
     it('child records and chains are limited the same way', async () => {
       const emails = await call('get', { sequential: 1 }, 'Email');
-      expect(emails.body.values.map((e: { contact_id: string }) => Number(e.contact_id))).to.deep.equal([who.selfie.contactId]);
+      expect(emails.body.values.map((e: { contact_id: string }) => Number(e.contact_id))).to.deep.equal([
+        who.selfie.contactId,
+      ]);
       const chained = await call('get', { sequential: 1, return: ['id'], 'api.Email.get': {} });
       expect(chained.body.values).to.have.length(1);
-      expect(chained.body.values[0]['api.Email.get'].values.map((e: { email: string }) => e.email)).to.deep.equal(['me@example.org']);
+      expect(chained.body.values[0]['api.Email.get'].values.map((e: { email: string }) => e.email)).to.deep.equal([
+        'me@example.org',
+      ]);
     });
 
     it('cannot read or edit someone else by id', async () => {
-      const others = await http.post('/crm/ajax/rest').set('X-Crm-Auth', `Bearer ${who.staff.key}`).type('form')
-        .send({ entity: 'Contact', action: 'get', json: JSON.stringify({ sequential: 1, first_name: 'Ann', return: ['id'] }) });
+      const others = await http
+        .post('/crm/ajax/rest')
+        .set('X-Crm-Auth', `Bearer ${who.staff.key}`)
+        .type('form')
+        .send({
+          entity: 'Contact',
+          action: 'get',
+          json: JSON.stringify({ sequential: 1, first_name: 'Ann', return: ['id'] }),
+        });
       const annId = Number(others.body.values[0].id);
       expect((await call('getcount', { id: annId })).body.result).to.equal(0);
       const edit = await call('create', { id: annId, first_name: 'Hacked' });
@@ -163,14 +234,27 @@ describe('integration: APIv3 end-points × authentication × permissions', funct
 
   describe('permission map', () => {
     it('refuses Contact.create without add contacts, with the reference message', async () => {
-      const r = await http.post('/crm/ajax/rest').set('X-Crm-Auth', `Bearer ${who.selfie.key}`).type('form')
-        .send({ entity: 'Contact', action: 'create', json: JSON.stringify({ contact_type: 'Individual', first_name: 'Nope' }) });
+      const r = await http
+        .post('/crm/ajax/rest')
+        .set('X-Crm-Auth', `Bearer ${who.selfie.key}`)
+        .type('form')
+        .send({
+          entity: 'Contact',
+          action: 'create',
+          json: JSON.stringify({ contact_type: 'Individual', first_name: 'Nope' }),
+        });
       expect(r.body).to.include({ is_error: 1, error_code: 'unauthorized' });
-      expect(r.body.error_message).to.equal('API permission check failed for Contact/create call; insufficient permission: require access CRM and add contacts');
+      expect(r.body.error_message).to.equal(
+        'API permission check failed for Contact/create call; insufficient permission: require access CRM and add contacts',
+      );
     });
 
     it('refuses System.get (administer CRM) to staff and allows it to nobody else either', async () => {
-      const r = await http.post('/crm/ajax/rest').set('X-Crm-Auth', `Bearer ${who.staff.key}`).type('form').send({ entity: 'System', action: 'get', json: '{}' });
+      const r = await http
+        .post('/crm/ajax/rest')
+        .set('X-Crm-Auth', `Bearer ${who.staff.key}`)
+        .type('form')
+        .send({ entity: 'System', action: 'get', json: '{}' });
       expect(r.body.error_message).to.contain('require administer CRM');
     });
 
@@ -178,13 +262,18 @@ describe('integration: APIv3 end-points × authentication × permissions', funct
       const refused = await http.get('/crm/ajax/rest').query(getContacts).set('X-Crm-Auth', `Bearer ${who.nobody.key}`);
       expect(refused.status).to.equal(401);
       expect(refused.text).to.equal('HTTP 401 Login not permitted. Must satisfy guard (site_key, perm).');
-      const withSiteKey = await http.get('/crm/ajax/rest').query(getContacts).set('X-Crm-Auth', `Bearer ${who.nobody.key}`).set('X-Crm-Key', SITE_KEY);
+      const withSiteKey = await http
+        .get('/crm/ajax/rest')
+        .query(getContacts)
+        .set('X-Crm-Auth', `Bearer ${who.nobody.key}`)
+        .set('X-Crm-Key', SITE_KEY);
       expect(withSiteKey.status).to.equal(403);
     });
   });
 
   it('never writes a key, password or token to the logs', () => {
     const all = t.logs.join('\n');
-    for (const secret of [SITE_KEY, PASSWORD, jwt, ...Object.values(who).map((w) => w.key)]) expect(all).to.not.contain(secret);
+    for (const secret of [SITE_KEY, PASSWORD, jwt, ...Object.values(who).map((w) => w.key)])
+      expect(all).to.not.contain(secret);
   });
 });

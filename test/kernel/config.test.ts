@@ -37,18 +37,33 @@ describe('kernel/config', () => {
   });
 
   it('names the key path and what was expected for a bad value', () => {
-    const err = configError(() => loadConfig({ file: file('bad.json', JSON.stringify({ server: { port: 'high' }, log: { level: 'loud' } })), env: {} }));
+    const err = configError(() =>
+      loadConfig({
+        file: file('bad.json', JSON.stringify({ server: { port: 'high' }, log: { level: 'loud' } })),
+        env: {},
+      }),
+    );
     expect(err.code).to.equal('E_CONFIG_INVALID');
-    expect(err.message).to.contain('server.port must be integer').and.contain('log.level must be equal to one of the allowed values');
+    expect(err.message)
+      .to.contain('server.port must be integer')
+      .and.contain('log.level must be equal to one of the allowed values');
   });
 
   it('refuses unknown keys, a file that is not JSON, and a named file that is missing', () => {
-    expect(configError(() => loadConfig({ file: file('extra.json', '{"colour":"red"}'), env: {} })).message).to.contain("'colour'");
-    expect(configError(() => loadConfig({ file: file('broken.json', '{'), env: {} })).message).to.contain('not valid JSON');
-    expect(configError(() => loadConfig({ file: path.join(dir, 'absent.json'), env: {} })).message).to.contain('does not exist');
+    expect(configError(() => loadConfig({ file: file('extra.json', '{"colour":"red"}'), env: {} })).message).to.contain(
+      "'colour'",
+    );
+    expect(configError(() => loadConfig({ file: file('broken.json', '{'), env: {} })).message).to.contain(
+      'not valid JSON',
+    );
+    expect(configError(() => loadConfig({ file: path.join(dir, 'absent.json'), env: {} })).message).to.contain(
+      'does not exist',
+    );
   });
 
   it('takes the enabled plugin list from CRM_PLUGINS', () => {
-    expect(loadConfig({ file: file('p.json', '{}'), env: { CRM_PLUGINS: 'system, rest-api3' } }).plugins).to.deep.equal(['system', 'rest-api3']);
+    expect(loadConfig({ file: file('p.json', '{}'), env: { CRM_PLUGINS: 'system, rest-api3' } }).plugins).to.deep.equal(
+      ['system', 'rest-api3'],
+    );
   });
 });

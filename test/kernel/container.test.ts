@@ -17,17 +17,24 @@ describe('kernel/container', () => {
   it('builds scoped services once per scope and disposes them when the scope is disposed', async () => {
     const root = createRootContainer();
     const disposed: string[] = [];
-    serviceRegistrarFor(root, 'p', ['unitOfWork']).scoped('unitOfWork', ({ requestId }) => ({ requestId }), { dispose: (u) => void disposed.push(u.requestId) });
+    serviceRegistrarFor(root, 'p', ['unitOfWork']).scoped('unitOfWork', ({ requestId }) => ({ requestId }), {
+      dispose: (u) => void disposed.push(u.requestId),
+    });
     const scope = createRequestScope(root, 'r1', principalWith([]));
     expect(scope.resolve('unitOfWork')).to.equal(scope.resolve('unitOfWork'));
-    expect(createRequestScope(root, 'r2', principalWith([])).resolve('unitOfWork')).to.not.equal(scope.resolve('unitOfWork'));
+    expect(createRequestScope(root, 'r2', principalWith([])).resolve('unitOfWork')).to.not.equal(
+      scope.resolve('unitOfWork'),
+    );
     await scope.dispose();
     expect(disposed).to.deep.equal(['r1']);
   });
 
   it('refuses (strict mode) a singleton that depends on a scoped name, so no request leaks into another', () => {
     const root = createRootContainer();
-    root.register('leaky', asFunction(({ principal }) => principal, { lifetime: Lifetime.SINGLETON }));
+    root.register(
+      'leaky',
+      asFunction(({ principal }) => principal, { lifetime: Lifetime.SINGLETON }),
+    );
     const scope = createRequestScope(root, 'r', principalWith([], 1));
     expect(() => scope.resolve('leaky')).to.throw();
   });
@@ -35,9 +42,13 @@ describe('kernel/container', () => {
   it('lets a plugin register only the services its manifest declares, and each only once', () => {
     const root = createRootContainer();
     const reg = serviceRegistrarFor(root, 'p', ['mine']);
-    expect(() => reg.value('other', 1)).to.throw(KernelError).with.property('code', 'E_SERVICE_UNDECLARED');
+    expect(() => reg.value('other', 1))
+      .to.throw(KernelError)
+      .with.property('code', 'E_SERVICE_UNDECLARED');
     reg.value('mine', 1);
-    expect(() => serviceRegistrarFor(root, 'q', ['mine']).value('mine', 2)).to.throw(KernelError).with.property('code', 'E_SERVICE_UNDECLARED');
+    expect(() => serviceRegistrarFor(root, 'q', ['mine']).value('mine', 2))
+      .to.throw(KernelError)
+      .with.property('code', 'E_SERVICE_UNDECLARED');
     expect(reg.resolve('mine')).to.equal(1);
   });
 });

@@ -9,7 +9,7 @@ import { bootTestKernel, principalWith } from '../../kernel/testing';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 describe('docs/plugin-authoring.md', () => {
-  it("the first plugin works as written", async () => {
+  it('the first plugin works as written', async () => {
     const doc = readFileSync(path.join(root, 'docs/plugin-authoring.md'), 'utf8');
     const blocks = [...doc.matchAll(/```(json|ts)\n([\s\S]*?)```/g)].map((m) => m[2]);
     const manifest = blocks[0];
@@ -20,9 +20,18 @@ describe('docs/plugin-authoring.md', () => {
     writeFileSync(path.join(dir, 'package.json'), '{ "type": "module" }');
     writeFileSync(path.join(dir, 'greeter', 'manifest.json'), manifest);
     writeFileSync(path.join(dir, 'greeter', 'register.ts'), register);
-    const t = await bootTestKernel({ plugins: config.enable, pluginDirs: [dir], config: { pluginConfig: config.pluginConfig } });
+    const t = await bootTestKernel({
+      plugins: config.enable,
+      pluginDirs: [dir],
+      config: { pluginConfig: config.pluginConfig },
+    });
     try {
-      const res = await t.kernel.call({ entity: 'Greeting', action: 'get', params: { name: 'Ann' }, principal: principalWith(['access CRM']) });
+      const res = await t.kernel.call({
+        entity: 'Greeting',
+        action: 'get',
+        params: { name: 'Ann' },
+        principal: principalWith(['access CRM']),
+      });
       expect(res).to.deep.equal({ is_error: 0, version: 3, count: 1, values: [{ text: 'Hi, Ann' }] });
       const http = await t.http();
       expect((await http.get('/hello')).body).to.deep.equal({ text: 'Hi!' });

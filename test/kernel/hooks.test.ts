@@ -7,7 +7,6 @@ const waterfall = defineHook.waterfall<{ n: number }, [string]>('t.waterfall');
 const bail = defineHook.bail<string, [number]>('t.bail');
 const collect = defineHook.collect<string, [string]>('t.collect');
 
-
 describe('kernel/hooks', () => {
   describe('series', () => {
     it('runs every tap in stage order, ties in registration order', async () => {
@@ -35,7 +34,9 @@ describe('kernel/hooks', () => {
       const bus = new HookBus();
       const log: string[] = [];
       bus.tap('good', series, (l) => void l.push('good'));
-      bus.tap('broken', series, () => { throw new Error('kaput'); });
+      bus.tap('broken', series, () => {
+        throw new Error('kaput');
+      });
       bus.tap('never', series, (l) => void l.push('never'));
       const err = await rejection(bus.run(series, log));
       expect(err.code).to.equal('E_PLUGIN_FAILED');
@@ -47,7 +48,9 @@ describe('kernel/hooks', () => {
 
     it('passes a KernelError through unchanged, adding the plugin name', async () => {
       const bus = new HookBus();
-      bus.tap('strict', series, () => { throw new KernelError('E_FORBIDDEN', 'no'); });
+      bus.tap('strict', series, () => {
+        throw new KernelError('E_FORBIDDEN', 'no');
+      });
       const err = await rejection(bus.run(series, []));
       expect(err.code).to.equal('E_FORBIDDEN');
       expect(err.plugin).to.equal('strict');
@@ -70,7 +73,9 @@ describe('kernel/hooks', () => {
 
     it('in development mode a tap that mutates its input fails loudly, leaving the caller object intact', async () => {
       const bus = new HookBus(true);
-      bus.tap('mutator', waterfall, (v) => { v.n = 99; });
+      bus.tap('mutator', waterfall, (v) => {
+        v.n = 99;
+      });
       const input = { n: 1 };
       const err = await rejection(bus.run(waterfall, input, ''));
       expect(err.code).to.equal('E_PLUGIN_FAILED');
@@ -83,9 +88,17 @@ describe('kernel/hooks', () => {
     it('returns the first non-undefined result and runs no later tap', async () => {
       const bus = new HookBus();
       const seen: string[] = [];
-      bus.tap('abstains', bail, () => { seen.push('abstains'); });
-      bus.tap('decides', bail, (n) => { seen.push('decides'); return `n=${n}`; });
-      bus.tap('skipped', bail, () => { seen.push('skipped'); return 'late'; });
+      bus.tap('abstains', bail, () => {
+        seen.push('abstains');
+      });
+      bus.tap('decides', bail, (n) => {
+        seen.push('decides');
+        return `n=${n}`;
+      });
+      bus.tap('skipped', bail, () => {
+        seen.push('skipped');
+        return 'late';
+      });
       expect(await bus.run(bail, 7)).to.equal('n=7');
       expect(seen).to.deep.equal(['abstains', 'decides']);
     });
@@ -100,7 +113,10 @@ describe('kernel/hooks', () => {
   describe('collect', () => {
     it('flattens items and arrays in tap order, skipping undefined, even when taps finish out of order', async () => {
       const bus = new HookBus();
-      bus.tap('slow', collect, async (s) => { await new Promise((r) => setTimeout(r, 20)); return `${s}-slow`; });
+      bus.tap('slow', collect, async (s) => {
+        await new Promise((r) => setTimeout(r, 20));
+        return `${s}-slow`;
+      });
       bus.tap('many', collect, () => ['x', 'y']);
       bus.tap('none', collect, () => undefined);
       bus.tap('first', collect, () => 'first', { stage: Stage.EARLY });
@@ -112,14 +128,18 @@ describe('kernel/hooks', () => {
       bus.tap('one', collect, () => 'a');
       bus.tap('two', collect, () => ['b', 'c']);
       expect(await bus.collectAttributed(collect, '')).to.deep.equal([
-        { plugin: 'one', item: 'a' }, { plugin: 'two', item: 'b' }, { plugin: 'two', item: 'c' },
+        { plugin: 'one', item: 'a' },
+        { plugin: 'two', item: 'b' },
+        { plugin: 'two', item: 'c' },
       ]);
     });
 
     it('fails on a rejecting tap, attributed to its plugin', async () => {
       const bus = new HookBus();
       bus.tap('ok', collect, () => 'a');
-      bus.tap('bad', collect, async () => { throw new TypeError('nope'); });
+      bus.tap('bad', collect, async () => {
+        throw new TypeError('nope');
+      });
       const err = await rejection(bus.run(collect, ''));
       expect(err.plugin).to.equal('bad');
       expect(err.code).to.equal('E_PLUGIN_FAILED');
@@ -129,14 +149,18 @@ describe('kernel/hooks', () => {
   it('refuses taps after sealing', () => {
     const bus = new HookBus();
     bus.seal();
-    expect(() => bus.tap('late', series, () => undefined)).to.throw(KernelError).with.property('code', 'E_REGISTRY_SEALED');
+    expect(() => bus.tap('late', series, () => undefined))
+      .to.throw(KernelError)
+      .with.property('code', 'E_REGISTRY_SEALED');
   });
 
   it('refuses using one hook id as two kinds', () => {
     const bus = new HookBus();
     bus.tap('a', series, () => undefined);
     const imposter = defineHook.bail<string, [string[]]>('t.series');
-    expect(() => bus.tap('b', imposter, () => 'x')).to.throw(KernelError).with.property('code', 'E_HOOK_KIND');
+    expect(() => bus.tap('b', imposter, () => 'x'))
+      .to.throw(KernelError)
+      .with.property('code', 'E_HOOK_KIND');
   });
 
   it('gives plugins a tap-only facade carrying their name', async () => {

@@ -23,7 +23,9 @@ describe('kernel/http', () => {
     const http = await t.http();
     expect((await http.get('/healthz')).headers['x-request-id']).to.match(/^[0-9a-f-]{36}$/);
     expect((await http.get('/healthz').set('X-Request-Id', 'abc-123')).headers['x-request-id']).to.equal('abc-123');
-    expect((await http.get('/healthz').set('X-Request-Id', 'spaces and/slashes')).headers['x-request-id']).to.match(/^[0-9a-f-]{36}$/);
+    expect((await http.get('/healthz').set('X-Request-Id', 'spaces and/slashes')).headers['x-request-id']).to.match(
+      /^[0-9a-f-]{36}$/,
+    );
   });
 
   it('answers an unknown path with a JSON 404', async () => {
@@ -49,13 +51,21 @@ describe('kernel/http', () => {
 
   it('parses urlencoded, JSON and multipart bodies', async () => {
     const http = await t.http();
-    expect((await http.post('/fixture/echo').type('form').send('a=1&b=two')).body.body).to.deep.include({ a: '1', b: 'two' });
+    expect((await http.post('/fixture/echo').type('form').send('a=1&b=two')).body.body).to.deep.include({
+      a: '1',
+      b: 'two',
+    });
     expect((await http.post('/fixture/echo').send({ a: [1] })).body.body).to.deep.equal({ a: [1] });
     expect((await http.post('/fixture/echo').field('entity', 'Contact')).body.body).to.have.property('entity');
   });
 
   it('refuses a multipart file upload with a 4xx instead of storing it', async () => {
-    const res = await (await t.http()).post('/fixture/echo').field('entity', 'Contact').attach('file', Buffer.from('x'.repeat(100)), 'a.txt');
+    const res = await (
+      await t.http()
+    )
+      .post('/fixture/echo')
+      .field('entity', 'Contact')
+      .attach('file', Buffer.from('x'.repeat(100)), 'a.txt');
     expect(res.status).to.be.within(400, 499);
     expect(res.body.error.code).to.equal('E_BAD_REQUEST');
   });
@@ -77,7 +87,9 @@ describe('kernel/http', () => {
       throw new Error('expected a clash');
     } catch (err) {
       expect((err as KernelError).code).to.equal('E_HOOK_DUPLICATE');
-      expect((err as Error).message).to.contain('ok-a').and.contain('dup-route');
+      expect((err as Error).message)
+        .to.contain('ok-a')
+        .and.contain('dup-route');
     } finally {
       await t3.close();
     }
@@ -92,7 +104,9 @@ describe('kernel/http', () => {
     expect(await inflight).to.deep.equal({ done: true });
     await stopped;
     let refused = false;
-    await fetch(`${running.url}/fixture/slow?ms=1`).catch(() => { refused = true; });
+    await fetch(`${running.url}/fixture/slow?ms=1`).catch(() => {
+      refused = true;
+    });
     expect(refused).to.equal(true);
   });
 });

@@ -56,7 +56,9 @@ describe('kernel/loader', () => {
   });
 
   it('reports a manifest that is not JSON or breaks the schema, naming the plugin', () => {
-    expect(planError(['bad-manifest']).message).to.contain('bad-manifest').and.contain('not valid JSON');
+    expect(planError(['bad-manifest']).message)
+      .to.contain('bad-manifest')
+      .and.contain('not valid JSON');
     const err = planError(['wrong-kind']);
     expect(err.code).to.equal('E_MANIFEST_INVALID');
     expect(err.message).to.contain('wrong-kind').and.contain('kind');
@@ -120,11 +122,19 @@ describe('kernel/loader', () => {
     const t = await bootTestKernel({ plugins: ['needs-a', 'ok-a'], pluginDirs: [fixtures], migrate: false });
     expect(await t.kernel.hooks.run(fixtureCollect)).to.deep.equal(['from-ok-a', 'from-needs-a-1', 'from-needs-a-2']);
     await t.close();
-    expect(events()).to.deep.equal(['register:ok-a', 'register:needs-a', 'ready:ok-a', 'ready:needs-a', 'close:needs-a', 'close:ok-a']);
+    expect(events()).to.deep.equal([
+      'register:ok-a',
+      'register:needs-a',
+      'ready:ok-a',
+      'ready:needs-a',
+      'close:needs-a',
+      'close:ok-a',
+    ]);
   });
 
   it('enables the default set, adjusted by enable and disable, when no explicit list is given', () => {
-    const names = (cfg: Record<string, unknown>) => planPlugins(finishConfig(cfg), KERNEL_VERSION, [fixtures]).map((p) => p.name);
+    const names = (cfg: Record<string, unknown>) =>
+      planPlugins(finishConfig(cfg), KERNEL_VERSION, [fixtures]).map((p) => p.name);
     expect(names({})).to.include('system');
     expect(names({ enable: ['ok-a'] })).to.include.members(['ok-a', 'system']);
     expect(names({ disable: ['system'] })).to.not.include('system');

@@ -1,12 +1,10 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import type { KernelError } from '../../kernel';
 import { failure, bootTestKernel, principalWith, type TestKernel } from '../../kernel/testing';
 import { events, resetEvents } from '../fixtures/plugins/shared';
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/plugins');
-
 
 describe('kernel.call pipeline', () => {
   let t: TestKernel;
@@ -33,7 +31,9 @@ describe('kernel.call pipeline', () => {
   it('denies a caller without the permission, with the reference message', async () => {
     const err = await failure(call('ping', {}, principalWith(['view my contact'], 3)));
     expect(err.code).to.equal('E_FORBIDDEN');
-    expect(err.message).to.equal('API permission check failed for Fixture/ping call; insufficient permission: require access CRM');
+    expect(err.message).to.equal(
+      'API permission check failed for Fixture/ping call; insufficient permission: require access CRM',
+    );
   });
 
   it('answers an anonymous caller with E_UNAUTHENTICATED', async () => {
@@ -47,7 +47,9 @@ describe('kernel.call pipeline', () => {
   it('rejects params that break the schema, listing every problem', async () => {
     const err = await failure(call('ping', { n: 'abc', extra: 1 }));
     expect(err.code).to.equal('E_INVALID_PARAMS');
-    expect((err.details as { problems: string[] }).problems.join(' ')).to.contain('n must be integer').and.contain("'extra'");
+    expect((err.details as { problems: string[] }).problems.join(' '))
+      .to.contain('n must be integer')
+      .and.contain("'extra'");
   });
 
   it('hides the text of an unexpected handler error', async () => {
@@ -67,8 +69,10 @@ describe('kernel.call pipeline', () => {
   });
 
   describe('transactions', () => {
-    const note = (params: Record<string, unknown>, extra = {}) => t.kernel.call({ entity: 'Note', action: 'add', params, principal: user, ...extra });
-    const count = async () => (await t.kernel.call({ entity: 'Note', action: 'count', params: {}, principal: user })) as number;
+    const note = (params: Record<string, unknown>, extra = {}) =>
+      t.kernel.call({ entity: 'Note', action: 'add', params, principal: user, ...extra });
+    const count = async () =>
+      (await t.kernel.call({ entity: 'Note', action: 'count', params: {}, principal: user })) as number;
 
     it('commits a write that succeeds', async () => {
       const before = await count();
@@ -99,17 +103,29 @@ describe('kernel.call hooks', () => {
   after(() => t.close());
 
   it('lets an earlier authorize tap allow what the default check would deny', async () => {
-    const res = await t.kernel.call({ entity: 'Fixture', action: 'ping', params: { n: 2 }, principal: principalWith(['vip'], 5) });
+    const res = await t.kernel.call({
+      entity: 'Fixture',
+      action: 'ping',
+      params: { n: 2 },
+      principal: principalWith(['vip'], 5),
+    });
     expect(res).to.deep.include({ pong: 2 });
   });
 
   it('validates again after prepare, and lets respond replace the result', async () => {
-    const res = await t.kernel.call({ entity: 'Fixture', action: 'ping', params: { n: 10 }, principal: principalWith(['access CRM'], 5) });
+    const res = await t.kernel.call({
+      entity: 'Fixture',
+      action: 'ping',
+      params: { n: 10 },
+      principal: principalWith(['access CRM'], 5),
+    });
     expect(res).to.deep.include({ pong: 11, responded: true });
   });
 
   it('reports failures to api.exception, then rethrows', async () => {
-    const err = await failure(t.kernel.call({ entity: 'Fixture', action: 'nope', params: {}, principal: principalWith([], 5) }));
+    const err = await failure(
+      t.kernel.call({ entity: 'Fixture', action: 'nope', params: {}, principal: principalWith([], 5) }),
+    );
     expect(err.code).to.equal('E_ACTION_NOT_FOUND');
     expect(events()).to.include('exception:E_ACTION_NOT_FOUND:Fixture');
   });

@@ -11,11 +11,19 @@ import { bootTestKernel } from '../../kernel/testing';
 const { found, problems } = discoverPlugins([BUILTIN_PLUGINS_DIR]);
 
 const matches = (pattern: string, value: string) =>
-  new RegExp(`^${pattern.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 'i').test(value);
+  new RegExp(
+    `^${pattern
+      .split('*')
+      .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+    'i',
+  ).test(value);
 
 describe('plugin conformance', () => {
   it('every plugin folder has a valid manifest', () => {
-    const folders = readdirSync(BUILTIN_PLUGINS_DIR, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+    const folders = readdirSync(BUILTIN_PLUGINS_DIR, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name);
     expect(problems.map((p) => p.message)).to.deep.equal([]);
     expect(found.map((p) => p.name).sort()).to.deep.equal(folders.sort());
   });
@@ -24,7 +32,10 @@ describe('plugin conformance', () => {
     describe(name, () => {
       it('has a README and a register file', () => {
         expect(existsSync(path.join(dir, 'README.md')), 'README.md').to.equal(true);
-        expect(['register.ts', 'register.js'].some((f) => existsSync(path.join(dir, f))), 'register.ts').to.equal(true);
+        expect(
+          ['register.ts', 'register.js'].some((f) => existsSync(path.join(dir, f))),
+          'register.ts',
+        ).to.equal(true);
       });
 
       it('boots with only its dependencies, contributes what it declares, and closes', async function () {
@@ -35,12 +46,16 @@ describe('plugin conformance', () => {
           const provides = (manifest as PluginManifest).provides;
           for (const a of t.kernel.actions.list().filter((x) => x.plugin === name)) {
             const id = `${a.entity}.${a.action}`;
-            expect(provides.actions.some((p) => matches(p, id)), `${id} is not listed in provides.actions`).to.equal(true);
+            expect(
+              provides.actions.some((p) => matches(p, id)),
+              `${id} is not listed in provides.actions`,
+            ).to.equal(true);
           }
           const routes = (await collectRoutes(t.kernel)).filter((r) => r.plugin === name).map((r) => r.name);
           expect([...routes].sort(), 'routes vs provides.routes').to.deep.equal([...new Set(routes)].sort());
           for (const r of routes) expect(provides.routes, `route ${r} is not listed in provides.routes`).to.include(r);
-          for (const s of provides.services) expect(t.kernel.container.hasRegistration(s), `service ${s} is declared but not registered`).to.equal(true);
+          for (const s of provides.services)
+            expect(t.kernel.container.hasRegistration(s), `service ${s} is declared but not registered`).to.equal(true);
         } finally {
           await t.close();
         }

@@ -23,13 +23,25 @@ import OAuth2Server from '@node-oauth/oauth2-server';
 import Provider from 'oidc-provider';
 
 /** Fixed credentials of the clients and users both servers know. */
-export const OIDC_CLIENT = { id: 'crm-oidc-client', secret: 'oidc-secret-9f2c1e7a4b', redirectUri: 'http://127.0.0.1:9/crm/oauth-client/return' };
+export const OIDC_CLIENT = {
+  id: 'crm-oidc-client',
+  secret: 'oidc-secret-9f2c1e7a4b',
+  redirectUri: 'http://127.0.0.1:9/crm/oauth-client/return',
+};
 export const OIDC_M2M_CLIENT = { id: 'crm-oidc-m2m', secret: 'oidc-m2m-secret-55aa71' };
 export const O2S_CLIENT = { id: 'crm-o2s-client', secret: 'o2s-secret-31c0de' };
 export const O2S_USER = { username: 'alice', password: 'wonderland-7' };
 
 export interface RunningOAuthServers {
-  oidc: { url: string; issuer: string; jwksUrl: string; tokenUrl: string; authorizeUrl: string; userinfoUrl: string; provider: Provider };
+  oidc: {
+    url: string;
+    issuer: string;
+    jwksUrl: string;
+    tokenUrl: string;
+    authorizeUrl: string;
+    userinfoUrl: string;
+    provider: Provider;
+  };
   o2s: { url: string; tokenUrl: string; tokens: O2sStore };
   /** A URL on 127.0.0.1 where nothing listens (a provider that is down). */
   closedUrl: string;
@@ -76,9 +88,17 @@ async function closedPort(): Promise<string> {
 
 async function startOidc() {
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
-  const jwk = { ...(await exportJWK(privateKey)), kid: `k-${randomBytes(4).toString('hex')}`, alg: 'RS256', use: 'sig' };
+  const jwk = {
+    ...(await exportJWK(privateKey)),
+    kid: `k-${randomBytes(4).toString('hex')}`,
+    alg: 'RS256',
+    use: 'sig',
+  };
   // The issuer needs the port, so bind first and attach the provider's handler afterwards.
-  let handler: http.RequestListener = (_req, res) => { res.statusCode = 503; res.end(); };
+  let handler: http.RequestListener = (_req, res) => {
+    res.statusCode = 503;
+    res.end();
+  };
   const server = http.createServer((req, res) => handler(req, res));
   const url = await listen(server);
   const provider = new Provider(url, {
@@ -111,15 +131,30 @@ async function startOidc() {
     conformIdTokenClaims: false,
     // Always rotate, so tests can tell a rotated refresh token from the old one.
     rotateRefreshToken: () => true,
-    ttl: { AccessToken: 3600, ClientCredentials: 600, IdToken: 3600, RefreshToken: 86400, Interaction: 600, Session: 3600, Grant: 86400, AuthorizationCode: 60 },
+    ttl: {
+      AccessToken: 3600,
+      ClientCredentials: 600,
+      IdToken: 3600,
+      RefreshToken: 86400,
+      Interaction: 600,
+      Session: 3600,
+      Grant: 86400,
+      AuthorizationCode: 60,
+    },
     async findAccount(_ctx: unknown, sub: string) {
       return { accountId: sub, claims: async () => ({ sub, email: `${sub}@example.test`, email_verified: true }) };
     },
   } as never);
   handler = provider.callback() as http.RequestListener;
   return {
-    url, issuer: url, provider, server,
-    jwksUrl: `${url}/jwks`, tokenUrl: `${url}/token`, authorizeUrl: `${url}/auth`, userinfoUrl: `${url}/me`,
+    url,
+    issuer: url,
+    provider,
+    server,
+    jwksUrl: `${url}/jwks`,
+    tokenUrl: `${url}/token`,
+    authorizeUrl: `${url}/auth`,
+    userinfoUrl: `${url}/me`,
   };
 }
 
@@ -127,7 +162,12 @@ async function startOidc() {
 async function startO2s() {
   const store: O2sStore = { byAccess: new Map(), byRefresh: new Map() };
   const user = { id: 'u-1', username: O2S_USER.username };
-  const client = { id: O2S_CLIENT.id, grants: ['password', 'refresh_token'], accessTokenLifetime: 3600, refreshTokenLifetime: 86400 };
+  const client = {
+    id: O2S_CLIENT.id,
+    grants: ['password', 'refresh_token'],
+    accessTokenLifetime: 3600,
+    refreshTokenLifetime: 86400,
+  };
   const model = {
     async getClient(id: string, secret: string | null) {
       if (id !== O2S_CLIENT.id) return false;
@@ -143,16 +183,26 @@ async function startO2s() {
       if (token.refreshToken) store.byRefresh.set(token.refreshToken, saved);
       return { ...saved, username: u.username };
     },
-    async getAccessToken(t: string) { return store.byAccess.get(t) ?? false; },
-    async getRefreshToken(t: string) { return store.byRefresh.get(t) ?? false; },
-    async revokeToken(t: O2sToken) { return store.byRefresh.delete(t.refreshToken!); },
+    async getAccessToken(t: string) {
+      return store.byAccess.get(t) ?? false;
+    },
+    async getRefreshToken(t: string) {
+      return store.byRefresh.get(t) ?? false;
+    },
+    async revokeToken(t: O2sToken) {
+      return store.byRefresh.delete(t.refreshToken!);
+    },
     async validateScope(_u: unknown, _c: unknown, scope?: string[]) {
       const allowed = ['mail', 'profile'];
       if (!scope || !scope.length) return ['profile'];
       return scope.every((s) => allowed.includes(s)) ? scope : false;
     },
   };
-  const oauth = new OAuth2Server({ model: model as never, alwaysIssueNewRefreshToken: true, requireClientAuthentication: { password: true, refresh_token: true } });
+  const oauth = new OAuth2Server({
+    model: model as never,
+    alwaysIssueNewRefreshToken: true,
+    requireClientAuthentication: { password: true, refresh_token: true },
+  });
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
@@ -165,10 +215,19 @@ async function startO2s() {
     if (u.pathname === '/me' && req.method === 'GET') {
       const token = store.byAccess.get(String(req.headers.authorization ?? '').replace(/^Bearer /i, ''));
       if (!token || token.accessTokenExpiresAt < new Date()) return send(401, { error: 'invalid_token' });
-      return send(200, { id: token.user.id, username: token.user.username, email: `${token.user.username}@example.test` });
+      return send(200, {
+        id: token.user.id,
+        username: token.user.username,
+        email: `${token.user.username}@example.test`,
+      });
     }
     if (u.pathname !== '/token' || req.method !== 'POST') return send(404, { error: 'not_found' });
-    const request = new OAuth2Server.Request({ method: req.method, headers: req.headers as Record<string, string>, query: Object.fromEntries(u.searchParams), body });
+    const request = new OAuth2Server.Request({
+      method: req.method,
+      headers: req.headers as Record<string, string>,
+      query: Object.fromEntries(u.searchParams),
+      body,
+    });
     const response = new OAuth2Server.Response({ headers: {} });
     try {
       await oauth.token(request, response);
@@ -191,7 +250,10 @@ async function startOdd() {
     if (p === '/hang') return void hanging.add(res);
     if (p === '/html') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html>Welcome!</html>');
     if (p === '/html-error') return void res.writeHead(500, { 'content-type': 'text/html' }).end('<html>Oops</html>');
-    if (p === '/no-token') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ token_type: 'Bearer', expires_in: 60 }));
+    if (p === '/no-token')
+      return void res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ token_type: 'Bearer', expires_in: 60 }));
     res.writeHead(404).end();
   });
   const url = await listen(server);
@@ -201,7 +263,15 @@ async function startOdd() {
 export async function startOAuthServers(): Promise<RunningOAuthServers> {
   const [oidc, o2s, closedUrl, odd] = await Promise.all([startOidc(), startO2s(), closedPort(), startOdd()]);
   return {
-    oidc: { url: oidc.url, issuer: oidc.issuer, jwksUrl: oidc.jwksUrl, tokenUrl: oidc.tokenUrl, authorizeUrl: oidc.authorizeUrl, userinfoUrl: oidc.userinfoUrl, provider: oidc.provider },
+    oidc: {
+      url: oidc.url,
+      issuer: oidc.issuer,
+      jwksUrl: oidc.jwksUrl,
+      tokenUrl: oidc.tokenUrl,
+      authorizeUrl: oidc.authorizeUrl,
+      userinfoUrl: oidc.userinfoUrl,
+      provider: oidc.provider,
+    },
     o2s: { url: o2s.url, tokenUrl: o2s.tokenUrl, tokens: o2s.tokens },
     closedUrl,
     oddUrl: odd.url,
@@ -270,10 +340,15 @@ export function testProviderRecords(s: RunningOAuthServers): Record<string, Reco
         scopes: ['x'],
       },
     },
-    ...Object.fromEntries(['hang', 'html', 'html-error', 'no-token'].map((p) => [`odd_${p.replace('-', '_')}`, {
-      title: `Misbehaving token endpoint (${p})`,
-      options: { urlAuthorize: `${s.oddUrl}/auth`, urlAccessToken: `${s.oddUrl}/${p}`, scopes: ['x'] },
-    }])),
+    ...Object.fromEntries(
+      ['hang', 'html', 'html-error', 'no-token'].map((p) => [
+        `odd_${p.replace('-', '_')}`,
+        {
+          title: `Misbehaving token endpoint (${p})`,
+          options: { urlAuthorize: `${s.oddUrl}/auth`, urlAccessToken: `${s.oddUrl}/${p}`, scopes: ['x'] },
+        },
+      ]),
+    ),
   };
 }
 
@@ -367,14 +442,19 @@ export const SERVER_SECRETS = [OIDC_CLIENT.secret, OIDC_M2M_CLIENT.secret, O2S_C
 /** Fails when a log line holds a server secret or any token the local servers issued. */
 export function expectNoSecretsLogged(logs: string[], servers: RunningOAuthServers): void {
   const text = logs.join('\n');
-  for (const secret of SERVER_SECRETS) if (text.includes(secret)) throw new Error('a client secret or password reached the logs');
+  for (const secret of SERVER_SECRETS)
+    if (text.includes(secret)) throw new Error('a client secret or password reached the logs');
   for (const token of [...servers.o2s.tokens.byAccess.keys(), ...servers.o2s.tokens.byRefresh.keys()]) {
     if (text.includes(token)) throw new Error('an issued token reached the logs');
   }
 }
 
 /** The `after` of a test with local OAuth servers: closes the kernel, stops the servers, removes the data folder. */
-export async function stopOAuthTest(t: { close(): Promise<void> } | undefined, servers: RunningOAuthServers | undefined, dataDir?: string): Promise<void> {
+export async function stopOAuthTest(
+  t: { close(): Promise<void> } | undefined,
+  servers: RunningOAuthServers | undefined,
+  dataDir?: string,
+): Promise<void> {
   await t?.close();
   await servers?.stop();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });

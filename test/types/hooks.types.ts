@@ -15,7 +15,7 @@ bus.tap('p', wf, () => undefined);
 // @ts-expect-error a waterfall tap must return the value type (or nothing)
 bus.tap('p', wf, () => ({ m: 1 }));
 // @ts-expect-error waterfall extra args are typed
-bus.tap('p', wf, (_v, s: number) => undefined);
+bus.tap('p', wf, (_v, _s: number) => undefined);
 
 bus.tap('p', bail, (n) => (n > 0 ? 'yes' : undefined));
 // @ts-expect-error a bail tap returns the declared result type
@@ -40,5 +40,12 @@ async function results() {
 void results;
 
 // @ts-expect-error an action needs a permission
-const noPermission: ActionDefinition = { version: 3, entity: 'X', action: 'y', description: '', params: {}, handler: () => 1 };
+const noPermission: ActionDefinition = {
+  version: 3,
+  entity: 'X',
+  action: 'y',
+  description: '',
+  params: {},
+  handler: () => 1,
+};
 void noPermission;

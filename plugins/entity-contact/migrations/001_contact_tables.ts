@@ -5,7 +5,8 @@ export async function up(knex: Knex): Promise<void> {
     t.increments('id');
     t.string('contact_type', 64);
     t.string('contact_sub_type', 255);
-    for (const f of ['do_not_email', 'do_not_phone', 'do_not_mail', 'do_not_sms', 'do_not_trade', 'is_opt_out']) t.boolean(f).notNullable().defaultTo(false);
+    for (const f of ['do_not_email', 'do_not_phone', 'do_not_mail', 'do_not_sms', 'do_not_trade', 'is_opt_out'])
+      t.boolean(f).notNullable().defaultTo(false);
     t.string('legal_identifier', 32);
     t.string('external_identifier', 64).unique({ indexName: 'crm_contact_ui_external_identifier' });
     t.string('sort_name', 128);
@@ -62,7 +63,8 @@ export async function up(knex: Knex): Promise<void> {
     t.boolean('is_billing').notNullable().defaultTo(false);
   };
   await knex.schema.createTable('crm_email', (t) => {
-    owned(t); location(t);
+    owned(t);
+    location(t);
     t.string('email', 254);
     t.integer('on_hold').notNullable().defaultTo(0);
     t.boolean('is_bulkmail').notNullable().defaultTo(false);
@@ -74,7 +76,8 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['contact_id', 'is_primary'], 'crm_email_contact_id');
   });
   await knex.schema.createTable('crm_phone', (t) => {
-    owned(t); location(t);
+    owned(t);
+    location(t);
     t.integer('mobile_provider_id');
     t.string('phone', 32);
     t.string('phone_ext', 16);
@@ -84,11 +87,26 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['phone_numeric'], 'crm_phone_phone_numeric');
   });
   await knex.schema.createTable('crm_address', (t) => {
-    owned(t); location(t);
+    owned(t);
+    location(t);
     t.string('street_address', 96);
     t.integer('street_number');
-    for (const f of ['street_number_suffix', 'street_number_predirectional', 'street_name', 'street_type', 'street_number_postdirectional', 'street_unit',
-      'supplemental_address_1', 'supplemental_address_2', 'supplemental_address_3', 'city', 'postal_code_suffix', 'postal_code', 'timezone']) t.string(f, 96);
+    for (const f of [
+      'street_number_suffix',
+      'street_number_predirectional',
+      'street_name',
+      'street_type',
+      'street_number_postdirectional',
+      'street_unit',
+      'supplemental_address_1',
+      'supplemental_address_2',
+      'supplemental_address_3',
+      'city',
+      'postal_code_suffix',
+      'postal_code',
+      'timezone',
+    ])
+      t.string(f, 96);
     t.double('geo_code_1');
     t.double('geo_code_2');
     t.boolean('manual_geo_code').notNullable().defaultTo(false);
@@ -105,5 +123,6 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const t of ['crm_website', 'crm_address', 'crm_phone', 'crm_email', 'crm_contact']) await knex.schema.dropTableIfExists(t);
+  for (const t of ['crm_website', 'crm_address', 'crm_phone', 'crm_email', 'crm_contact'])
+    await knex.schema.dropTableIfExists(t);
 }

@@ -6,14 +6,21 @@
 import type { Knex } from 'knex';
 
 const INDEXES: Array<[table: string, column: string]> = [
-  ['crm_contact', 'sort_name'], ['crm_contact', 'display_name'], ['crm_contact', 'first_name'], ['crm_contact', 'last_name'],
-  ['crm_contact', 'nick_name'], ['crm_contact', 'organization_name'], ['crm_contact', 'household_name'], ['crm_email', 'email'],
+  ['crm_contact', 'sort_name'],
+  ['crm_contact', 'display_name'],
+  ['crm_contact', 'first_name'],
+  ['crm_contact', 'last_name'],
+  ['crm_contact', 'nick_name'],
+  ['crm_contact', 'organization_name'],
+  ['crm_contact', 'household_name'],
+  ['crm_email', 'email'],
 ];
 
 const name = (table: string, column: string) => `${table}_lower_${column}`;
 
 export async function up(knex: Knex): Promise<void> {
-  for (const [table, column] of INDEXES) await knex.raw(`create index ${name(table, column)} on ${table} (lower(${column}) text_pattern_ops)`);
+  for (const [table, column] of INDEXES)
+    await knex.raw(`create index ${name(table, column)} on ${table} (lower(${column}) text_pattern_ops)`);
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -9,14 +9,24 @@
  */
 import type { Knex } from 'knex';
 
-const COLUMNS = ['sort_name', 'display_name', 'first_name', 'last_name', 'nick_name', 'organization_name', 'household_name'];
+const COLUMNS = [
+  'sort_name',
+  'display_name',
+  'first_name',
+  'last_name',
+  'nick_name',
+  'organization_name',
+  'household_name',
+];
 
 const name = (column: string) => `crm_contact_lower_${column}`;
 
 export async function up(knex: Knex): Promise<void> {
   for (const column of COLUMNS) {
     await knex.raw(`drop index if exists ${name(column)}`);
-    await knex.raw(`create index ${name(column)} on crm_contact (lower(${column}) text_pattern_ops) include (${column}, is_deleted)`);
+    await knex.raw(
+      `create index ${name(column)} on crm_contact (lower(${column}) text_pattern_ops) include (${column}, is_deleted)`,
+    );
   }
 }
 

@@ -73,7 +73,14 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const t of ['crm_mail_settings', 'crm_oauth_state', 'crm_oauth_session_token', 'crm_oauth_contact_token', 'crm_oauth_systoken', 'crm_oauth_client']) {
+  for (const t of [
+    'crm_mail_settings',
+    'crm_oauth_state',
+    'crm_oauth_session_token',
+    'crm_oauth_contact_token',
+    'crm_oauth_systoken',
+    'crm_oauth_client',
+  ]) {
     await knex.schema.dropTableIfExists(t);
   }
 }

@@ -88,7 +88,16 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const t of ['crm_login_failure', 'crm_session', 'crm_secret', 'crm_api_key', 'crm_user_role', 'crm_role_permission', 'crm_role', 'crm_user']) {
+  for (const t of [
+    'crm_login_failure',
+    'crm_session',
+    'crm_secret',
+    'crm_api_key',
+    'crm_user_role',
+    'crm_role_permission',
+    'crm_role',
+    'crm_user',
+  ]) {
     await knex.schema.dropTableIfExists(t);
   }
 }

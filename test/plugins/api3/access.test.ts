@@ -15,16 +15,25 @@ describe('api3 permissions (§6) and row access (entity.access)', () => {
     bob = await individual(e.call, 'Bob', 'Baker', { email: 'bob@example.org' });
     bobEmail = (await e.call('Email', 'get', { contact_id: bob })).id;
   });
-  afterEach(() => { rule.answer = undefined; });
+  afterEach(() => {
+    rule.answer = undefined;
+  });
   after(async () => e?.t.close());
 
   describe('permission map', () => {
     const staff = principalWith(['access CRM'], 1);
     it('Contact.create needs access CRM and add contacts (message as the reference)', async () => {
       const err = await e.fail('Contact', 'create', { contact_type: 'Individual', first_name: 'X' }, staff);
-      expect(err.message).to.equal('API permission check failed for Contact/create call; insufficient permission: require access CRM and add contacts');
+      expect(err.message).to.equal(
+        'API permission check failed for Contact/create call; insufficient permission: require access CRM and add contacts',
+      );
       expect(err.details).to.include({ error_code: 'unauthorized', entity: 'Contact', action: 'create' });
-      const ok = await e.call('Contact', 'create', { contact_type: 'Individual', first_name: 'X' }, principalWith(['access CRM', 'add contacts'], 1));
+      const ok = await e.call(
+        'Contact',
+        'create',
+        { contact_type: 'Individual', first_name: 'X' },
+        principalWith(['access CRM', 'add contacts'], 1),
+      );
       expect(ok.count).to.equal(1);
     });
     it('create with an id is an update (no API-level permission for Contact)', async () => {
@@ -33,16 +42,28 @@ describe('api3 permissions (§6) and row access (entity.access)', () => {
     });
     it('permission is checked before params are validated', async () => {
       const err = await e.fail('Contact', 'delete', { id: 'not-a-number' }, staff);
-      expect(err.message).to.equal('API permission check failed for Contact/delete call; insufficient permission: require access CRM and delete contacts');
+      expect(err.message).to.equal(
+        'API permission check failed for Contact/delete call; insufficient permission: require access CRM and delete contacts',
+      );
     });
     it('OR groups render as ( a or b ); other actions fall back through get/delete/update/meta/default', async () => {
       const og = await e.fail('OptionValue', 'create', { option_group_id: 'gender', label: 'X' }, staff);
-      expect(og.message).to.equal('API permission check failed for OptionValue/create call; insufficient permission: require access CRM and ( administer CRM or manage event profiles )');
-      expect((await e.fail('Contact', 'validate', { action: 'create' }, staff)).message).to.match(/require administer CRM$/);
-      expect((await e.fail('Contact', 'replace', { values: [] }, staff)).message).to.match(/require access CRM and delete contacts$/);
-      expect((await e.call('LocationType', 'getcount', {}, staff))).to.equal(5);
-      expect((await e.fail('LocationType', 'getfields', {}, principalWith([], 1))).message).to.match(/require access CRM$/);
-      expect((await e.fail('LocationType', 'delete', { id: 1 }, staff)).message).to.match(/require administer CRM data$/);
+      expect(og.message).to.equal(
+        'API permission check failed for OptionValue/create call; insufficient permission: require access CRM and ( administer CRM or manage event profiles )',
+      );
+      expect((await e.fail('Contact', 'validate', { action: 'create' }, staff)).message).to.match(
+        /require administer CRM$/,
+      );
+      expect((await e.fail('Contact', 'replace', { values: [] }, staff)).message).to.match(
+        /require access CRM and delete contacts$/,
+      );
+      expect(await e.call('LocationType', 'getcount', {}, staff)).to.equal(5);
+      expect((await e.fail('LocationType', 'getfields', {}, principalWith([], 1))).message).to.match(
+        /require access CRM$/,
+      );
+      expect((await e.fail('LocationType', 'delete', { id: 1 }, staff)).message).to.match(
+        /require administer CRM data$/,
+      );
     });
     it('anonymous callers get unauthorized too', async () => {
       const err = await e.fail('LocationType', 'get', {}, ANONYMOUS);
@@ -65,7 +86,9 @@ describe('api3 permissions (§6) and row access (entity.access)', () => {
 
   describe('row access', () => {
     const own = () => principalWith(['access CRM', 'add contacts', 'delete contacts'], ann);
-    const ownOnly = () => { rule.answer = (q) => ({ contactIds: q.contactId ? [q.contactId] : [] }); };
+    const ownOnly = () => {
+      rule.answer = (q) => ({ contactIds: q.contactId ? [q.contactId] : [] });
+    };
 
     it('limits get, getcount, getsingle and chained gets to the allowed contacts', async () => {
       ownOnly();
@@ -73,9 +96,16 @@ describe('api3 permissions (§6) and row access (entity.access)', () => {
       expect(Object.keys(r.values)).to.deep.equal([String(ann)]);
       expect(r.values[String(ann)]['api.Email.get'].values[0].email).to.equal('ann@example.org');
       expect(await e.call('Contact', 'getcount', {}, own())).to.equal(1);
-      expect((await e.fail('Contact', 'getsingle', { id: bob }, own())).message).to.equal('Expected one Contact but found 0');
+      expect((await e.fail('Contact', 'getsingle', { id: bob }, own())).message).to.equal(
+        'Expected one Contact but found 0',
+      );
       expect((await e.call('Email', 'get', { contact_id: bob }, own())).count).to.equal(0);
-      const chained = await e.call('Contact', 'get', { id: ann, return: 'id', 'api.Email.get': { contact_id: bob } }, own());
+      const chained = await e.call(
+        'Contact',
+        'get',
+        { id: ann, return: 'id', 'api.Email.get': { contact_id: bob } },
+        own(),
+      );
       expect(chained.values[String(ann)]['api.Email.get'].count).to.equal(0);
     });
     it("'none' hides everything; no answer means all", async () => {
@@ -89,32 +119,58 @@ describe('api3 permissions (§6) and row access (entity.access)', () => {
       const upd = await e.fail('Contact', 'create', { id: bob, nick_name: 'B' }, own());
       expect(upd.message).to.equal('Permission denied to modify contact record');
       expect(upd.details).to.include({ error_code: 'unauthorized' });
-      expect((await e.fail('Email', 'create', { contact_id: bob, email: 'x@example.org' }, own())).message).to.equal('Permission denied to modify contact record');
-      expect((await e.fail('Email', 'delete', { id: bobEmail }, own())).message).to.equal('Permission denied to modify contact record');
-      expect((await e.fail('Email', 'create', { id: bobEmail, email: 'stolen@example.org' }, own())).message).to.equal('Permission denied to modify contact record');
+      expect((await e.fail('Email', 'create', { contact_id: bob, email: 'x@example.org' }, own())).message).to.equal(
+        'Permission denied to modify contact record',
+      );
+      expect((await e.fail('Email', 'delete', { id: bobEmail }, own())).message).to.equal(
+        'Permission denied to modify contact record',
+      );
+      expect((await e.fail('Email', 'create', { id: bobEmail, email: 'stolen@example.org' }, own())).message).to.equal(
+        'Permission denied to modify contact record',
+      );
       // moving one's own email onto another contact is refused as well
       const mine = (await e.call('Email', 'get', { contact_id: ann }, own())).id;
-      expect((await e.fail('Email', 'create', { id: mine, contact_id: bob }, own())).message).to.equal('Permission denied to modify contact record');
+      expect((await e.fail('Email', 'create', { id: mine, contact_id: bob }, own())).message).to.equal(
+        'Permission denied to modify contact record',
+      );
       const ok = await e.call('Email', 'create', { contact_id: ann, email: 'ann2@example.org' }, own());
       expect(ok.count).to.equal(1);
     });
-    it('trusted internal calls (a new contact\'s primary email) are not limited', async () => {
+    it("trusted internal calls (a new contact's primary email) are not limited", async () => {
       ownOnly();
-      const r = await e.call('Contact', 'create', { contact_type: 'Individual', first_name: 'New', email: 'new@example.org' }, own());
+      const r = await e.call(
+        'Contact',
+        'create',
+        { contact_type: 'Individual', first_name: 'New', email: 'new@example.org' },
+        own(),
+      );
       rule.answer = undefined;
       expect(await e.call('Email', 'getcount', { contact_id: r.id })).to.equal(1);
     });
     it("api3(ctx, …) inside an action runs in the caller's transaction and principal", async () => {
-      const ok = await e.call('FixtureWrap', 'create', { first_name: 'Wrapped' }, principalWith(['access CRM', 'add contacts'], ann));
+      const ok = await e.call(
+        'FixtureWrap',
+        'create',
+        { first_name: 'Wrapped' },
+        principalWith(['access CRM', 'add contacts'], ann),
+      );
       expect(await e.call('Contact', 'getcount', { id: ok.id })).to.equal(1);
-      await e.fail('FixtureWrap', 'create', { first_name: 'RolledBack', fail: 1 }, principalWith(['access CRM', 'add contacts'], ann));
+      await e.fail(
+        'FixtureWrap',
+        'create',
+        { first_name: 'RolledBack', fail: 1 },
+        principalWith(['access CRM', 'add contacts'], ann),
+      );
       expect(await e.call('Contact', 'getcount', { first_name: 'RolledBack' })).to.equal(0);
       const denied = await e.fail('FixtureWrap', 'create', { first_name: 'NoPerm' }, principalWith([], ann));
       expect(denied.message).to.match(/^API permission check failed for Contact\/create call/);
     });
     it('the hook is asked with the operation', async () => {
       const seen: string[] = [];
-      rule.answer = (q) => { seen.push(`${q.entity}:${q.operation}`); return 'all'; };
+      rule.answer = (q) => {
+        seen.push(`${q.entity}:${q.operation}`);
+        return 'all';
+      };
       await e.call('Email', 'get', { contact_id: ann }, own());
       const p = await e.call('Phone', 'create', { contact_id: ann, phone: '1' }, own());
       await e.call('Phone', 'delete', { id: p.id }, own());

@@ -14,8 +14,18 @@ describe('api3 chaining (§3.5)', () => {
   after(async () => e?.t.close());
 
   it('runs api.<Entity>.<action> once per parent row with the FK default and sequential=1', async () => {
-    const r = await e.call('Contact', 'get', { contact_type: 'Individual', return: 'display_name', 'api.Email.get': { return: 'email', options: { sort: 'email' } } });
-    expect(r.values[String(ann)]['api.Email.get']).to.deep.equal({ is_error: 0, version: 3, count: 1, id: r.values[String(ann)]['api.Email.get'].id, values: [{ id: String(r.values[String(ann)]['api.Email.get'].id), email: 'ann@example.org' }] });
+    const r = await e.call('Contact', 'get', {
+      contact_type: 'Individual',
+      return: 'display_name',
+      'api.Email.get': { return: 'email', options: { sort: 'email' } },
+    });
+    expect(r.values[String(ann)]['api.Email.get']).to.deep.equal({
+      is_error: 0,
+      version: 3,
+      count: 1,
+      id: r.values[String(ann)]['api.Email.get'].id,
+      values: [{ id: String(r.values[String(ann)]['api.Email.get'].id), email: 'ann@example.org' }],
+    });
     const bobs = r.values[String(bob)]['api.Email.get'];
     expect(bobs.count).to.equal(2);
     expect(bobs.values.map((v: any) => v.email)).to.deep.equal(['bob2@example.org', 'bob@example.org']);
@@ -23,7 +33,12 @@ describe('api3 chaining (§3.5)', () => {
   });
 
   it('the caller may override sequential inside the chain; the api_ spelling works; value 1 means no params', async () => {
-    const r = await e.call('Contact', 'getsingle', { id: ann, return: 'id', api_Email_get: { sequential: 0, return: 'email' }, 'api.Phone.get': 1 });
+    const r = await e.call('Contact', 'getsingle', {
+      id: ann,
+      return: 'id',
+      api_Email_get: { sequential: 0, return: 'email' },
+      'api.Phone.get': 1,
+    });
     const emails = r.api_Email_get;
     expect(Array.isArray(emails.values)).to.equal(false);
     expect(Object.values(emails.values)).to.deep.equal([{ id: String(emails.id), email: 'ann@example.org' }]);
@@ -31,11 +46,19 @@ describe('api3 chaining (§3.5)', () => {
   });
 
   it('batches a chained get over a foreign key: the query count does not grow with the parents', async () => {
-    const run = () => e.call('Contact', 'get', { contact_type: 'Individual', return: 'id', options: { limit: 0 }, 'api.Email.get': { return: 'email' } });
+    const run = () =>
+      e.call('Contact', 'get', {
+        contact_type: 'Individual',
+        return: 'id',
+        options: { limit: 0 },
+        'api.Email.get': { return: 'email' },
+      });
     const before = await e.countQueries(run);
     for (let i = 0; i < 8; i++) await individual(e.call, `P${i}`, 'Extra', { email: `p${i}@example.org` });
     let result: any;
-    const after = await e.countQueries(async () => { result = await run(); });
+    const after = await e.countQueries(async () => {
+      result = await run();
+    });
     expect(after).to.equal(before);
     expect(after, 'the parent query and one batched child query, no transaction for reads').to.equal(2);
     expect(Object.keys(result.values)).to.have.length(10);
@@ -48,17 +71,27 @@ describe('api3 chaining (§3.5)', () => {
   it('batches a chain keyed by the child id (Email → Contact) and keeps id in the output', async () => {
     let r: any;
     const n = await e.countQueries(async () => {
-      r = await e.call('Email', 'get', { contact_id: { IN: [ann, bob] }, sequential: 1, options: { sort: 'email' }, return: 'email,contact_id', 'api.Contact.get': { return: 'first_name' } });
+      r = await e.call('Email', 'get', {
+        contact_id: { IN: [ann, bob] },
+        sequential: 1,
+        options: { sort: 'email' },
+        return: 'email,contact_id',
+        'api.Contact.get': { return: 'first_name' },
+      });
     });
     expect(r.values.map((v: any) => v['api.Contact.get'].values[0])).to.deep.equal([
-      { first_name: 'Ann', id: String(ann) }, { first_name: 'Bob', id: String(bob) }, { first_name: 'Bob', id: String(bob) },
+      { first_name: 'Ann', id: String(ann) },
+      { first_name: 'Bob', id: String(bob) },
+      { first_name: 'Bob', id: String(bob) },
     ]);
     expect(n).to.equal(2); // emails, then contacts (one query for all); reads need no transaction
   });
 
   it('substitutes $value.<field>, including the operator form and earlier chain results', async () => {
     const r = await e.call('Email', 'get', {
-      contact_id: ann, sequential: 1, return: 'contact_id,email',
+      contact_id: ann,
+      sequential: 1,
+      return: 'contact_id,email',
       'api.Contact.getsingle': { id: '$value.contact_id', return: 'first_name' },
       'api.Contact.get': { id: { IN: '$value.contact_id' }, return: 'last_name' },
       'api.Email.getcount': { email: '$value.api.Contact.getsingle.first_name' },
@@ -73,20 +106,32 @@ describe('api3 chaining (§3.5)', () => {
     const r = await e.call('Contact', 'get', {
       id: ann,
       return: 'id',
-      'api.Email.get': { return: 'location_type_id', 'api.LocationType.getsingle': { id: '$value.location_type_id', return: 'name' } },
+      'api.Email.get': {
+        return: 'location_type_id',
+        'api.LocationType.getsingle': { id: '$value.location_type_id', return: 'name' },
+      },
       'api.Phone.create': [{ phone: '111' }, { phone: '222' }],
     });
     const row = r.values[String(ann)];
     expect(row['api.Email.get'].values[0]['api.LocationType.getsingle'].name).to.equal('Home');
     expect(row['api.Phone.create']).to.have.length(2);
-    expect(row['api.Phone.create'].map((x: any) => Object.values(x.values as object)[0].phone)).to.deep.equal(['111', '222']);
+    expect(row['api.Phone.create'].map((x: any) => Object.values(x.values as object)[0].phone)).to.deep.equal([
+      '111',
+      '222',
+    ]);
     expect(await e.call('Phone', 'getcount', { contact_id: ann })).to.equal(2);
   });
 
   it('a failing chained call fails the parent with chained_api_failed and rolls everything back', async () => {
     const before = await e.call('Contact', 'getcount', {});
-    const err = await e.fail('Contact', 'create', { contact_type: 'Individual', first_name: 'Doomed', 'api.Email.create': { email: 'x@example.org', location_type_id: 'Nowhere' } });
-    expect(err.message).to.equal("Error in call to Email_create : 'Nowhere' is not a valid option for field location_type_id");
+    const err = await e.fail('Contact', 'create', {
+      contact_type: 'Individual',
+      first_name: 'Doomed',
+      'api.Email.create': { email: 'x@example.org', location_type_id: 'Nowhere' },
+    });
+    expect(err.message).to.equal(
+      "Error in call to Email_create : 'Nowhere' is not a valid option for field location_type_id",
+    );
     expect(err.details).to.include({ error_code: 'chained_api_failed', error_field: 'location_type_id' });
     expect(await e.call('Contact', 'getcount', {})).to.equal(before);
   });

@@ -6,7 +6,11 @@ describe('api3 get family: actions, options, operators, joins', () => {
   const ids: Record<string, number> = {};
   before(async () => {
     e = await bootEngine();
-    ids.ann = await individual(e.call, 'Ann', 'Archer', { gender_id: 'Female', birth_date: '1980-05-01', email: 'ann@example.org' });
+    ids.ann = await individual(e.call, 'Ann', 'Archer', {
+      gender_id: 'Female',
+      birth_date: '1980-05-01',
+      email: 'ann@example.org',
+    });
     ids.bob = await individual(e.call, 'Bob', 'Baker', { gender_id: 2, birth_date: '1990-01-15' });
     ids.cat = await individual(e.call, 'Cat', 'Cooper', { nick_name: 'Kitty' });
     ids.acme = (await e.call('Contact', 'create', { contact_type: 'Organization', organization_name: 'Acme Corp' })).id;
@@ -34,7 +38,15 @@ describe('api3 get family: actions, options, operators, joins', () => {
       const keys = Object.keys(r.values[0]);
       expect(keys[0]).to.equal('contact_id');
       expect(keys[keys.length - 1]).to.equal('id');
-      expect(r.values[0]).to.include({ contact_id: String(ids.ann), sort_name: 'Archer, Ann', display_name: 'Ann Archer', email: 'ann@example.org', gender: 'Female', contact_is_deleted: '0', street_address: '' });
+      expect(r.values[0]).to.include({
+        contact_id: String(ids.ann),
+        sort_name: 'Archer, Ann',
+        display_name: 'Ann Archer',
+        email: 'ann@example.org',
+        gender: 'Female',
+        contact_is_deleted: '0',
+        street_address: '',
+      });
       expect(r.values[0]).not.to.have.property('api_key');
     });
     it('DAO-style entities omit NULL columns', async () => {
@@ -52,14 +64,31 @@ describe('api3 get family: actions, options, operators, joins', () => {
       expect((await e.call('Email', 'get', { contact_id: ids.bob, 'option.limit': 4 })).count).to.equal(4);
       expect((await e.call('Email', 'get', { contact_id: ids.bob, rowCount: 5 })).count).to.equal(5);
       // options.limit wins over rowCount
-      expect((await e.call('Email', 'get', { contact_id: ids.bob, rowCount: 5, options: { limit: 2 } })).count).to.equal(2);
+      expect(
+        (await e.call('Email', 'get', { contact_id: ids.bob, rowCount: 5, options: { limit: 2 } })).count,
+      ).to.equal(2);
     });
     it('offset and sort (field, direction, dotted join)', async () => {
-      const r = await e.call('Email', 'get', { contact_id: ids.bob, sequential: 1, return: 'email', options: { sort: 'email DESC', limit: 2, offset: 1 } });
+      const r = await e.call('Email', 'get', {
+        contact_id: ids.bob,
+        sequential: 1,
+        return: 'email',
+        options: { sort: 'email DESC', limit: 2, offset: 1 },
+      });
       expect(r.values.map((v: any) => v.email)).to.deep.equal(['bob8@example.org', 'bob7@example.org']);
-      const s = await e.call('Contact', 'get', { contact_type: 'Individual', sequential: 1, return: 'sort_name', options: { sort: 'sort_name DESC' } });
+      const s = await e.call('Contact', 'get', {
+        contact_type: 'Individual',
+        sequential: 1,
+        return: 'sort_name',
+        options: { sort: 'sort_name DESC' },
+      });
       expect(s.values.map((v: any) => v.sort_name)).to.deep.equal(['Cooper, Cat', 'Baker, Bob', 'Archer, Ann']);
-      const j = await e.call('Email', 'get', { email: { IN: ['ann@example.org', 'bob0@example.org'] }, sequential: 1, return: 'email', sort: 'contact_id.sort_name DESC' });
+      const j = await e.call('Email', 'get', {
+        email: { IN: ['ann@example.org', 'bob0@example.org'] },
+        sequential: 1,
+        return: 'email',
+        sort: 'contact_id.sort_name DESC',
+      });
       expect(j.values.map((v: any) => v.email)).to.deep.equal(['bob0@example.org', 'ann@example.org']);
     });
     it('rejects an unknown sort field or SQL in sort before any SQL runs', async () => {
@@ -69,7 +98,9 @@ describe('api3 get family: actions, options, operators, joins', () => {
         expect(err.details).to.include({ error_code: 0, entity: 'Contact', action: 'get' });
         const sql = await e.fail('Contact', 'get', { options: { sort: 'id; DROP TABLE crm_contact' } });
         expect(sql.message).to.match(/Cannot order by/);
-        expect((await e.fail('Contact', 'get', { sort: '(SELECT 1)' })).message).to.equal('invalid string in sort options');
+        expect((await e.fail('Contact', 'get', { sort: '(SELECT 1)' })).message).to.equal(
+          'invalid string in sort options',
+        );
       });
       expect(n).to.equal(0);
     });
@@ -89,7 +120,9 @@ describe('api3 get family: actions, options, operators, joins', () => {
     it('format.is_success and format.only_id reduce the result', async () => {
       expect(await e.call('Contact', 'get', { id: ids.ann, 'format.is_success': 1 })).to.equal(1);
       expect(await e.call('Contact', 'get', { id: 'bad', format: { is_success: 1 } })).to.equal(0);
-      expect(await e.call('Contact', 'create', { id: ids.cat, nick_name: 'Kitty', 'format.only_id': 1 })).to.equal(ids.cat);
+      expect(await e.call('Contact', 'create', { id: ids.cat, nick_name: 'Kitty', 'format.only_id': 1 })).to.equal(
+        ids.cat,
+      );
     });
     it('is_count makes get a count; a non-integer limit is refused', async () => {
       expect(await e.call('Email', 'get', { contact_id: ids.bob, options: { is_count: 1 } })).to.equal(30);
@@ -100,7 +133,15 @@ describe('api3 get family: actions, options, operators, joins', () => {
 
   describe('filters', () => {
     const names = async (params: Record<string, unknown>) =>
-      (await e.call('Contact', 'get', { contact_type: 'Individual', return: 'first_name', sequential: 1, options: { sort: 'first_name' }, ...params })).values.map((v: any) => v.first_name);
+      (
+        await e.call('Contact', 'get', {
+          contact_type: 'Individual',
+          return: 'first_name',
+          sequential: 1,
+          options: { sort: 'first_name' },
+          ...params,
+        })
+      ).values.map((v: any) => v.first_name);
     it('every operator', async () => {
       expect(await names({ first_name: 'Bob' })).to.deep.equal(['Bob']);
       expect(await names({ first_name: { '=': 'Bob' } })).to.deep.equal(['Bob']);
@@ -120,9 +161,15 @@ describe('api3 get family: actions, options, operators, joins', () => {
       expect(await names({ birth_date: { 'IS NOT NULL': 1 } })).to.deep.equal(['Ann', 'Bob']);
     });
     it('options.or groups (list, list of lists, string) and its error', async () => {
-      expect(await names({ first_name: 'Ann', last_name: 'Baker', options: { or: [['first_name', 'last_name']] } })).to.deep.equal(['Ann', 'Bob']);
-      expect(await names({ first_name: 'Ann', last_name: 'Baker', options: { or: ['first_name', 'last_name'] } })).to.deep.equal(['Ann', 'Bob']);
-      expect(await names({ first_name: 'Ann', last_name: 'Baker', options: { or: 'first_name,last_name' } })).to.deep.equal(['Ann', 'Bob']);
+      expect(
+        await names({ first_name: 'Ann', last_name: 'Baker', options: { or: [['first_name', 'last_name']] } }),
+      ).to.deep.equal(['Ann', 'Bob']);
+      expect(
+        await names({ first_name: 'Ann', last_name: 'Baker', options: { or: ['first_name', 'last_name'] } }),
+      ).to.deep.equal(['Ann', 'Bob']);
+      expect(
+        await names({ first_name: 'Ann', last_name: 'Baker', options: { or: 'first_name,last_name' } }),
+      ).to.deep.equal(['Ann', 'Bob']);
       const err = await e.fail('Contact', 'get', { first_name: 'Ann', options: { or: [['first_name', 'nick_name']] } });
       expect(err.message).to.equal("'nick_name' specified in OR group but not added to params");
     });
@@ -137,7 +184,11 @@ describe('api3 get family: actions, options, operators, joins', () => {
     it('ignores unknown filter keys and null values; aliases and unique names work', async () => {
       expect(await names({ no_such_field: 'x', first_name: null })).to.deep.equal(['Ann', 'Bob', 'Cat']);
       expect(await names({ contact_id: ids.cat })).to.deep.equal(['Cat']);
-      expect(await names({ contact_is_deleted: 0, individual_prefix_id: { 'IS NULL': 1 } })).to.deep.equal(['Ann', 'Bob', 'Cat']);
+      expect(await names({ contact_is_deleted: 0, individual_prefix_id: { 'IS NULL': 1 } })).to.deep.equal([
+        'Ann',
+        'Bob',
+        'Cat',
+      ]);
     });
     it('name search matches sort_name, nick_name and email; spaces are wildcards', async () => {
       expect(await names({ sort_name: 'arch' })).to.deep.equal(['Ann']);
@@ -146,26 +197,48 @@ describe('api3 get family: actions, options, operators, joins', () => {
       expect(await names({ sort_name: 'ann@example' })).to.deep.equal(['Ann']);
     });
     it('dot-notation joins in filters and return', async () => {
-      const r = await e.call('Email', 'get', { 'contact_id.first_name': 'Ann', return: 'email,contact_id.display_name,contact_id.gender_id', sequential: 1 });
-      expect(r.values).to.deep.equal([{ id: r.values[0].id, email: 'ann@example.org', 'contact_id.display_name': 'Ann Archer', 'contact_id.gender_id': '1' }]);
+      const r = await e.call('Email', 'get', {
+        'contact_id.first_name': 'Ann',
+        return: 'email,contact_id.display_name,contact_id.gender_id',
+        sequential: 1,
+      });
+      expect(r.values).to.deep.equal([
+        {
+          id: r.values[0].id,
+          email: 'ann@example.org',
+          'contact_id.display_name': 'Ann Archer',
+          'contact_id.gender_id': '1',
+        },
+      ]);
     });
     it('more than 4 joins is unauthorized', async () => {
       const err = await e.fail('Email', 'get', { 'contact_id.employer_id.employer_id.employer_id.employer_id.id': 1 });
-      expect(err.message).to.equal('Maximum number of joins exceeded in parameter contact_id.employer_id.employer_id.employer_id.employer_id.id');
+      expect(err.message).to.equal(
+        'Maximum number of joins exceeded in parameter contact_id.employer_id.employer_id.employer_id.employer_id.id',
+      );
       expect(err.details).to.include({ error_code: 'unauthorized' });
     });
     it('bad input is a clear error that never reaches SQL', async () => {
       const n = await e.countQueries(async () => {
-        expect((await e.fail('Contact', 'get', { id: 'abc' })).details).to.include({ error_code: 2001, error_field: 'id' });
-        expect((await e.fail('Contact', 'get', { id: "1 OR 1=1" })).message).to.equal('id is not a valid integer');
-        expect((await e.fail('Contact', 'get', { id: { 'DROP TABLE': 1 } })).message).to.match(/is not a valid operator for field id/);
+        expect((await e.fail('Contact', 'get', { id: 'abc' })).details).to.include({
+          error_code: 2001,
+          error_field: 'id',
+        });
+        expect((await e.fail('Contact', 'get', { id: '1 OR 1=1' })).message).to.equal('id is not a valid integer');
+        expect((await e.fail('Contact', 'get', { id: { 'DROP TABLE': 1 } })).message).to.match(
+          /is not a valid operator for field id/,
+        );
         expect((await e.fail('Contact', 'get', { id: { IN: [] } })).message).to.equal('invalid criteria for IN');
-        expect((await e.fail('Contact', 'get', { id: { BETWEEN: [1, ''] } })).message).to.equal('invalid criteria for BETWEEN');
-        expect((await e.fail('Contact', 'get', { birth_date: 'yesterday-ish' })).message).to.equal('birth_date is not a valid date: yesterday-ish');
+        expect((await e.fail('Contact', 'get', { id: { BETWEEN: [1, ''] } })).message).to.equal(
+          'invalid criteria for BETWEEN',
+        );
+        expect((await e.fail('Contact', 'get', { birth_date: 'yesterday-ish' })).message).to.equal(
+          'birth_date is not a valid date: yesterday-ish',
+        );
       });
       expect(n).to.equal(0);
     });
-    it("a filter value with quotes is bound, not interpolated", async () => {
+    it('a filter value with quotes is bound, not interpolated', async () => {
       expect(await names({ last_name: "O'Brien'); DELETE FROM crm_contact; --" })).to.deep.equal([]);
       expect(await names({})).to.have.length(3);
     });
@@ -178,7 +251,9 @@ describe('api3 get family: actions, options, operators, joins', () => {
       const err = await e.fail('Contact', 'getsingle', { contact_type: 'Individual' });
       expect(err.message).to.equal('Expected one Contact but found 3');
       expect(err.details).to.deep.equal({ count: 3, api3Shape: 'returned' });
-      expect((await e.fail('Contact', 'getsingle', { first_name: 'Zed' })).message).to.equal('Expected one Contact but found 0');
+      expect((await e.fail('Contact', 'getsingle', { first_name: 'Zed' })).message).to.equal(
+        'Expected one Contact but found 0',
+      );
     });
     it('getvalue returns a scalar; errors for missing return and unset fields', async () => {
       expect(await e.call('Contact', 'getvalue', { id: ids.bob, return: 'last_name' })).to.equal('Baker');

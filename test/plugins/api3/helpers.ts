@@ -9,20 +9,34 @@ export const ENGINE_PLUGINS = ['entity-core', 'api3', 'entity-option', 'entity-c
 export const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
 export const ADMIN = principalWith(['*'], 1);
 
-export type Call = (entity: string, action: string, params?: Record<string, unknown>, principal?: Principal) => Promise<any>;
+export type Call = (
+  entity: string,
+  action: string,
+  params?: Record<string, unknown>,
+  principal?: Principal,
+) => Promise<any>;
 
 export interface Engine {
   t: TestKernel;
   call: Call;
   /** Resolves with the thrown KernelError (fails when the call succeeds). */
-  fail: (entity: string, action: string, params?: Record<string, unknown>, principal?: Principal) => Promise<KernelError>;
+  fail: (
+    entity: string,
+    action: string,
+    params?: Record<string, unknown>,
+    principal?: Principal,
+  ) => Promise<KernelError>;
   /** Counts SQL statements run while `fn` runs. */
   countQueries: (fn: () => Promise<unknown>) => Promise<number>;
 }
 
 export async function bootEngine(opts: { withRowAccess?: boolean } = {}): Promise<Engine> {
   const plugins = opts.withRowAccess ? [...ENGINE_PLUGINS, 'row-access-tap'] : ENGINE_PLUGINS;
-  const t = await bootTestKernel({ plugins, logLevel: 'warn', pluginDirs: opts.withRowAccess ? [FIXTURES] : undefined });
+  const t = await bootTestKernel({
+    plugins,
+    logLevel: 'warn',
+    pluginDirs: opts.withRowAccess ? [FIXTURES] : undefined,
+  });
   const call: Call = async (entity, action, params = {}, principal = ADMIN) => {
     const scope = createRequestScope(t.kernel.container, 'test', principal);
     try {
@@ -31,7 +45,12 @@ export async function bootEngine(opts: { withRowAccess?: boolean } = {}): Promis
       await scope.dispose();
     }
   };
-  const fail = async (entity: string, action: string, params: Record<string, unknown> = {}, principal: Principal = ADMIN) => {
+  const fail = async (
+    entity: string,
+    action: string,
+    params: Record<string, unknown> = {},
+    principal: Principal = ADMIN,
+  ) => {
     try {
       const r = await call(entity, action, params, principal);
       throw new Error(`expected ${entity}.${action} to fail, got ${JSON.stringify(r).slice(0, 300)}`);
@@ -44,7 +63,17 @@ export async function bootEngine(opts: { withRowAccess?: boolean } = {}): Promis
   return { t, call, fail, countQueries };
 }
 
-export async function individual(call: Call, first: string, last: string, extra: Record<string, unknown> = {}): Promise<number> {
-  const r = await call('Contact', 'create', { contact_type: 'Individual', first_name: first, last_name: last, ...extra });
+export async function individual(
+  call: Call,
+  first: string,
+  last: string,
+  extra: Record<string, unknown> = {},
+): Promise<number> {
+  const r = await call('Contact', 'create', {
+    contact_type: 'Individual',
+    first_name: first,
+    last_name: last,
+    ...extra,
+  });
   return r.id as number;
 }

@@ -16,7 +16,15 @@ describe('api3 meta actions: getfields, getoptions, getunique, getrefcount, getl
   it('getfields for create: keyed by name, type codes, api.required, aliases, uniqueName', async () => {
     const r = await e.call('Contact', 'getfields', { action: 'create' });
     expect(r.is_error).to.equal(0);
-    expect(r.values.contact_type).to.include({ name: 'contact_type', type: 2, title: 'Contact Type', 'api.required': 1, table_name: 'crm_contact', entity: 'Contact', is_core_field: true });
+    expect(r.values.contact_type).to.include({
+      name: 'contact_type',
+      type: 2,
+      title: 'Contact Type',
+      'api.required': 1,
+      table_name: 'crm_contact',
+      entity: 'Contact',
+      is_core_field: true,
+    });
     expect(r.values.contact_type.pseudoconstant).to.deep.equal({ optionGroupName: 'contact_type' });
     expect(r.values.id).to.include({ type: 1 });
     expect(r.values.id['api.aliases']).to.deep.equal(['contact_id']);
@@ -34,7 +42,9 @@ describe('api3 meta actions: getfields, getoptions, getunique, getrefcount, getl
     expect(g.values).to.have.property('contact_is_deleted');
     expect(g.values.contact_is_deleted['api.default']).to.equal(0);
     const d = await e.call('Email', 'getfields', { action: 'delete' });
-    expect(d.values).to.deep.equal({ id: { name: 'id', title: 'Email ID', 'api.required': 1, 'api.aliases': ['email_id'], type: 1 } });
+    expect(d.values).to.deep.equal({
+      id: { name: 'id', title: 'Email ID', 'api.required': 1, 'api.aliases': ['email_id'], type: 1 },
+    });
     const fk = await e.call('Email', 'getfields', {});
     expect(fk.values.contact_id).to.include({ FKApiName: 'Contact' });
   });
@@ -44,18 +54,32 @@ describe('api3 meta actions: getfields, getoptions, getunique, getrefcount, getl
     expect(r.values.prefix_id).not.to.have.property('options');
   });
   it('getoptions: map, sequential list, unknown field, field without options', async () => {
-    expect((await e.call('Phone', 'getoptions', { field: 'phone_type_id' })).values).to.deep.equal({ 1: 'Phone', 2: 'Mobile', 3: 'Fax', 4: 'Pager', 5: 'Voicemail' });
+    expect((await e.call('Phone', 'getoptions', { field: 'phone_type_id' })).values).to.deep.equal({
+      1: 'Phone',
+      2: 'Mobile',
+      3: 'Fax',
+      4: 'Pager',
+      5: 'Voicemail',
+    });
     const seq = await e.call('Email', 'getoptions', { field: 'location_type_id', sequential: 1 });
     expect(seq.values[0]).to.deep.equal({ key: '1', value: 'Home' });
-    expect((await e.fail('Email', 'getoptions', { field: 'nope' })).message).to.equal("The field 'nope' doesn't exist.");
-    expect((await e.fail('Email', 'getoptions', { field: 'email' })).message).to.equal("The field 'email' has no associated option list.");
+    expect((await e.fail('Email', 'getoptions', { field: 'nope' })).message).to.equal(
+      "The field 'nope' doesn't exist.",
+    );
+    expect((await e.fail('Email', 'getoptions', { field: 'email' })).message).to.equal(
+      "The field 'email' has no associated option list.",
+    );
   });
   it('getunique lists unique indexes', async () => {
-    expect((await e.call('Contact', 'getunique', {})).values).to.deep.equal({ UI_external_identifier: ['external_identifier'] });
+    expect((await e.call('Contact', 'getunique', {})).values).to.deep.equal({
+      UI_external_identifier: ['external_identifier'],
+    });
   });
   it('getrefcount counts referencing rows; unknown ids give an empty list', async () => {
     const r = await e.call('Contact', 'getrefcount', { id: ann });
-    expect(r.values).to.deep.equal([{ name: 'sql:crm_email:contact_id', type: 'Basic', table: 'crm_email', key: 'contact_id', count: 1 }]);
+    expect(r.values).to.deep.equal([
+      { name: 'sql:crm_email:contact_id', type: 'Basic', table: 'crm_email', key: 'contact_id', count: 1 },
+    ]);
     expect((await e.call('Contact', 'getrefcount', { id: 999999 })).values).to.deep.equal([]);
     expect((await e.fail('Contact', 'getrefcount', {})).details).to.include({ error_code: 'mandatory_missing' });
   });
@@ -73,6 +97,23 @@ describe('api3 meta actions: getfields, getoptions, getunique, getrefcount, getl
   });
   it('getactions includes every generic action and the deprecated map', async () => {
     const r = await e.call('Email', 'getactions', {});
-    expect(r.values).to.include.members(['get', 'getsingle', 'getvalue', 'getcount', 'create', 'delete', 'replace', 'validate', 'getrefcount', 'getlist', 'getoptions', 'getfields', 'getactions', 'getunique', 'setvalue', 'update']);
+    expect(r.values).to.include.members([
+      'get',
+      'getsingle',
+      'getvalue',
+      'getcount',
+      'create',
+      'delete',
+      'replace',
+      'validate',
+      'getrefcount',
+      'getlist',
+      'getoptions',
+      'getfields',
+      'getactions',
+      'getunique',
+      'setvalue',
+      'update',
+    ]);
   });
 });

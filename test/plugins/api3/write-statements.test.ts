@@ -9,29 +9,57 @@ describe('api3 create/update statements (issue 6: no re-reads, names computed be
   before(async () => {
     e = await bootEngine();
     // Warm the option caches (contact_type options, location types), as a running server has them.
-    await e.call('Contact', 'create', { contact_type: 'Individual', first_name: 'Warm', last_name: 'Up', email: 'warm@example.org' });
+    await e.call('Contact', 'create', {
+      contact_type: 'Individual',
+      first_name: 'Warm',
+      last_name: 'Up',
+      email: 'warm@example.org',
+    });
   });
   after(async () => e?.t.close());
 
   it('a plain Contact.create is BEGIN, one INSERT … RETURNING, COMMIT: names come with the insert, no follow-up UPDATE or SELECT', async () => {
     let r: any;
-    const sqls = await statements(e, async () => { r = await e.call('Contact', 'create', { contact_type: 'Individual', first_name: 'Bench', last_name: 'Mark' }); });
+    const sqls = await statements(e, async () => {
+      r = await e.call('Contact', 'create', { contact_type: 'Individual', first_name: 'Bench', last_name: 'Mark' });
+    });
     expect(sqls).to.have.length(3);
     expect(sqls[0]).to.match(/^begin/i);
     expect(sqls[1]).to.match(/^insert into "crm_contact" .* returning /i);
     expect(sqls[2]).to.match(/^commit/i);
     const v = r.values[String(r.id)];
-    expect(v).to.include({ id: String(r.id), display_name: 'Bench Mark', sort_name: 'Mark, Bench', contact_type: 'Individual', is_deleted: '0', contact_sub_type: '' });
+    expect(v).to.include({
+      id: String(r.id),
+      display_name: 'Bench Mark',
+      sort_name: 'Mark, Bench',
+      contact_type: 'Individual',
+      is_deleted: '0',
+      contact_sub_type: '',
+    });
     expect(v.hash).to.match(/^[0-9a-f]{32}$/);
     expect(v.created_date).to.match(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     // The returned record is the stored row, as a read gives it.
-    const got = await e.call('Contact', 'getsingle', { id: r.id, return: ['display_name', 'sort_name', 'hash', 'created_date', 'modified_date', 'do_not_email', 'is_opt_out'] });
-    for (const k of ['display_name', 'sort_name', 'hash', 'created_date', 'modified_date', 'do_not_email', 'is_opt_out']) expect(v[k], k).to.equal(got[k]);
+    const got = await e.call('Contact', 'getsingle', {
+      id: r.id,
+      return: ['display_name', 'sort_name', 'hash', 'created_date', 'modified_date', 'do_not_email', 'is_opt_out'],
+    });
+    for (const k of [
+      'display_name',
+      'sort_name',
+      'hash',
+      'created_date',
+      'modified_date',
+      'do_not_email',
+      'is_opt_out',
+    ])
+      expect(v[k], k).to.equal(got[k]);
   });
 
   it('email on create still makes the primary email (more statements, only when an email is given)', async () => {
     let r: any;
-    const sqls = await statements(e, async () => { r = await e.call('Contact', 'create', { contact_type: 'Individual', email: 'Solo@Example.org' }); });
+    const sqls = await statements(e, async () => {
+      r = await e.call('Contact', 'create', { contact_type: 'Individual', email: 'Solo@Example.org' });
+    });
     expect(sqls.length).to.be.greaterThan(3);
     expect(r.values[String(r.id)]).to.include({ display_name: 'solo@example.org', sort_name: 'solo@example.org' });
     const emails = await e.call('Email', 'get', { contact_id: r.id, sequential: 1 });
@@ -51,18 +79,30 @@ describe('api3 create/update statements (issue 6: no re-reads, names computed be
   it('an update is BEGIN, the existing row, one UPDATE … RETURNING, COMMIT; it returns the recomputed names', async () => {
     const c = await e.call('Contact', 'create', { contact_type: 'Individual', first_name: 'Jane', last_name: 'Doe' });
     let r: any;
-    const sqls = await statements(e, async () => { r = await e.call('Contact', 'create', { id: c.id, last_name: 'Roe' }); });
+    const sqls = await statements(e, async () => {
+      r = await e.call('Contact', 'create', { id: c.id, last_name: 'Roe' });
+    });
     expect(sqls).to.have.length(4);
     expect(sqls[2]).to.match(/^update "crm_contact" .* returning /i);
-    expect(r.values[String(c.id)]).to.include({ first_name: 'Jane', last_name: 'Roe', display_name: 'Jane Roe', sort_name: 'Roe, Jane' });
+    expect(r.values[String(c.id)]).to.include({
+      first_name: 'Jane',
+      last_name: 'Roe',
+      display_name: 'Jane Roe',
+      sort_name: 'Roe, Jane',
+    });
     const got = await e.call('Contact', 'getsingle', { id: c.id, return: ['modified_date', 'display_name'] });
     expect(r.values[String(c.id)]).to.include({ modified_date: got.modified_date, display_name: got.display_name });
   });
 
   it('when an afterSave hook changes the saved row with SQL, create returns the row as stored afterwards', async () => {
-    const t = await bootTestKernel({ plugins: [...ENGINE_PLUGINS, 'after-save-touch'], pluginDirs: [FIXTURES], logLevel: 'warn' });
+    const t = await bootTestKernel({
+      plugins: [...ENGINE_PLUGINS, 'after-save-touch'],
+      pluginDirs: [FIXTURES],
+      logLevel: 'warn',
+    });
     try {
-      const api3 = async (params: Record<string, unknown>) => (await t.kernel.call({ entity: 'Contact', action: 'create', params, principal: ADMIN })) as any;
+      const api3 = async (params: Record<string, unknown>) =>
+        (await t.kernel.call({ entity: 'Contact', action: 'create', params, principal: ADMIN })) as any;
       const touched = await api3({ contact_type: 'Individual', first_name: 'T', source: 'touch' });
       expect(touched.values[String(touched.id)]).to.include({ nick_name: 'touched by afterSave', display_name: 'T' });
       const plain = await api3({ contact_type: 'Individual', first_name: 'U', source: 'other' });

@@ -10,10 +10,26 @@ import '../../../plugins/users/types';
 
 export const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
 export const SITE_KEY = 'site-key-for-api4-tests';
-export const PLUGINS = ['users', 'auth-authx', 'auth-legacy-keys', 'auth-session', 'entity-core', 'entity-option', 'api3', 'entity-contact', 'api4', 'rest-api4', 'api4-fixture'];
+export const PLUGINS = [
+  'users',
+  'auth-authx',
+  'auth-legacy-keys',
+  'auth-session',
+  'entity-core',
+  'entity-option',
+  'api3',
+  'entity-contact',
+  'api4',
+  'rest-api4',
+  'api4-fixture',
+];
 export const ADMIN = principalWith(['*'], 1);
 
-export interface User { userId: number; contactId: number; key: string }
+export interface User {
+  userId: number;
+  contactId: number;
+  key: string;
+}
 
 export interface Api4Kernel {
   t: TestKernel;
@@ -26,14 +42,20 @@ export interface Api4Kernel {
   call(entity: string, action: string, params?: Record<string, unknown>, principal?: Principal): Promise<Api4Result>;
 }
 
-export async function bootApi4(opts: { plugins?: string[]; config?: Record<string, unknown> } = {}): Promise<Api4Kernel> {
+export async function bootApi4(
+  opts: { plugins?: string[]; config?: Record<string, unknown> } = {},
+): Promise<Api4Kernel> {
   const t = await bootTestKernel({
     plugins: opts.plugins ?? PLUGINS,
     pluginDirs: [FIXTURES],
     logLevel: 'info',
     config: {
       pluginConfig: {
-        users: { siteKey: SITE_KEY, signingKeys: [{ kid: 'k1', secret: 'k1-secret-0123456789abcdef0123456789abcdef' }], throttle: { maxFailuresPerIp: 1000, maxFailuresPerUsername: 1000 } },
+        users: {
+          siteKey: SITE_KEY,
+          signingKeys: [{ kid: 'k1', secret: 'k1-secret-0123456789abcdef0123456789abcdef' }],
+          throttle: { maxFailuresPerIp: 1000, maxFailuresPerUsername: 1000 },
+        },
         ...(opts.config ?? {}),
       },
     },
@@ -42,12 +64,17 @@ export async function bootApi4(opts: { plugins?: string[]; config?: Record<strin
   const app = await t.app();
   const db = t.kernel.db;
   return {
-    t, identity,
+    t,
+    identity,
     req: () => supertest(app.callback()) as unknown as supertest.Agent,
     async user(name, permissions) {
       await identity.ensureRole(db, `role_${name}`);
       await identity.grantPermissions(db, `role_${name}`, ['authenticate with api key', ...permissions]);
-      const u = await identity.createUser(db, { username: name, password: 'pw-for-tests-123', roles: [`role_${name}`] });
+      const u = await identity.createUser(db, {
+        username: name,
+        password: 'pw-for-tests-123',
+        roles: [`role_${name}`],
+      });
       const { key } = await identity.createApiKey(db, u.contact_id);
       return { userId: u.id, contactId: u.contact_id, key };
     },

@@ -9,27 +9,52 @@ describe('api4 create/update statements (the written row comes from RETURNING)',
   before(async () => {
     k = await bootApi4();
     // Warm the option caches, as a running server has them.
-    await k.call('Contact', 'create', { values: { contact_type: 'Individual', first_name: 'Warm', last_name: 'Up' } }, ADMIN);
+    await k.call(
+      'Contact',
+      'create',
+      { values: { contact_type: 'Individual', first_name: 'Warm', last_name: 'Up' } },
+      ADMIN,
+    );
   });
   after(async () => k?.t.close());
 
   it('Contact.create is BEGIN, INSERT … RETURNING, the answer read as APIv4 shows it, COMMIT', async () => {
     let r: any;
-    const sqls = await statements(k, async () => { r = await k.call('Contact', 'create', { values: { contact_type: 'Individual', first_name: 'Bench', last_name: 'Mark' } }, ADMIN); });
+    const sqls = await statements(k, async () => {
+      r = await k.call(
+        'Contact',
+        'create',
+        { values: { contact_type: 'Individual', first_name: 'Bench', last_name: 'Mark' } },
+        ADMIN,
+      );
+    });
     expect(sqls).to.have.length(4);
     expect(sqls[0]).to.match(/^begin/i);
     expect(sqls[1]).to.match(/^insert into "crm_contact" .* returning /i);
     expect(sqls[2]).to.match(/^select /i);
     expect(sqls[3]).to.match(/^commit/i);
-    expect(r.values[0]).to.include({ display_name: 'Bench Mark', sort_name: 'Mark, Bench', contact_type: 'Individual' });
+    expect(r.values[0]).to.include({
+      display_name: 'Bench Mark',
+      sort_name: 'Mark, Bench',
+      contact_type: 'Individual',
+    });
     const [got] = (await k.call('Contact', 'get', { where: [['id', '=', r.values[0].id]] }, ADMIN)).values as any[];
     expect(r.values[0]).to.deep.equal(got);
   });
 
   it('Contact.update writes with UPDATE … RETURNING and answers the stored row', async () => {
-    const { values: [c] } = (await k.call('Contact', 'create', { values: { contact_type: 'Individual', first_name: 'Old', last_name: 'Name' } }, ADMIN)) as any;
+    const {
+      values: [c],
+    } = (await k.call(
+      'Contact',
+      'create',
+      { values: { contact_type: 'Individual', first_name: 'Old', last_name: 'Name' } },
+      ADMIN,
+    )) as any;
     let r: any;
-    const sqls = await statements(k, async () => { r = await k.call('Contact', 'update', { where: [['id', '=', c.id]], values: { first_name: 'New' } }, ADMIN); });
+    const sqls = await statements(k, async () => {
+      r = await k.call('Contact', 'update', { where: [['id', '=', c.id]], values: { first_name: 'New' } }, ADMIN);
+    });
     expect(sqls.filter((q) => /^update "crm_contact" .* returning /i.test(q))).to.have.length(1);
     expect(r.values[0]).to.include({ id: c.id, first_name: 'New', display_name: 'New Name', sort_name: 'Name, New' });
   });

@@ -1,7 +1,17 @@
 import { expect } from 'chai';
 import { SignJWT, base64url } from 'jose';
 import { issueJwt } from '../../../plugins/users/jwt';
-import { basic, bootAuth, expect401, logsHold, PASSWORD, SIGN_K1, SIGN_K2, SITE_KEY, type AuthKernel } from '../../fixtures/auth';
+import {
+  basic,
+  bootAuth,
+  expect401,
+  logsHold,
+  PASSWORD,
+  SIGN_K1,
+  SIGN_K2,
+  SITE_KEY,
+  type AuthKernel,
+} from '../../fixtures/auth';
 
 const AJAX = '/crm/ajax/rest';
 
@@ -37,14 +47,24 @@ describe('auth-authx: flows × credentials (defaults: jwt + api_key, guards site
       it('accepts an API key of a user holding "authenticate with api key"', async () => {
         const res = await send(`Bearer ${k.cast.bob.key}`);
         expect(res.status).to.equal(200);
-        expect(res.body).to.include({ contactId: k.cast.bob.contactId, userId: k.cast.bob.userId, via: 'api_key', flow });
+        expect(res.body).to.include({
+          contactId: k.cast.bob.contactId,
+          userId: k.cast.bob.userId,
+          via: 'api_key',
+          flow,
+        });
         expect(res.body.permissions).to.include.members(['access CRM', 'authenticate with api key', 'view my contact']);
         expect(res.headers['set-cookie']).to.equal(undefined);
       });
       it('accepts a JWT (guards do not apply to JWTs)', async () => {
         const res = await send(`Bearer ${await jwt(k.cast.alice.contactId)}`);
         expect(res.status).to.equal(200);
-        expect(res.body).to.include({ contactId: k.cast.alice.contactId, userId: k.cast.alice.userId, via: 'jwt', flow });
+        expect(res.body).to.include({
+          contactId: k.cast.alice.contactId,
+          userId: k.cast.alice.userId,
+          via: 'jwt',
+          flow,
+        });
         expect(res.headers['set-cookie']).to.equal(undefined);
       });
       it('refuses an unknown API key', async () => {
@@ -55,13 +75,20 @@ describe('auth-authx: flows × credentials (defaults: jwt + api_key, guards site
         expect401(await send(`bearer ${k.cast.bob.key}`), 'Invalid credential');
       });
       it('refuses an API key when no guard holds (no site key, no permission)', async () => {
-        expect401(await send(`Bearer ${k.cast.alice.key}`), 'Login not permitted. Must satisfy guard (site_key, perm).');
+        expect401(
+          await send(`Bearer ${k.cast.alice.key}`),
+          'Login not permitted. Must satisfy guard (site_key, perm).',
+        );
       });
       it('refuses a disabled user', async () => {
         expect401(await send(`Bearer ${k.cast.carol.key}`), 'Cannot login. User is blocked.');
       });
       it('refuses an expired JWT', async () => {
-        const tok = await sign(SIGN_K2, 'k2', { sub: `cid:${k.cast.bob.contactId}`, scope: 'authx', exp: Math.floor(Date.now() / 1000) - 5 });
+        const tok = await sign(SIGN_K2, 'k2', {
+          sub: `cid:${k.cast.bob.contactId}`,
+          scope: 'authx',
+          exp: Math.floor(Date.now() / 1000) - 5,
+        });
         tokens.push(tok);
         expect401(await send(`Bearer ${tok}`), 'Expired token');
       });
@@ -75,8 +102,14 @@ describe('auth-authx: flows × credentials (defaults: jwt + api_key, guards site
       expect(res.body).to.include({ contactId: null, via: 'anonymous' });
     });
     it('refuses Basic over X-Crm-Auth and _authx as a type not allowed for the flow', async () => {
-      expect401(await flows.xheader(basic('bob', PASSWORD)), 'Authentication type "pass" with flow "xheader" is not allowed for this principal.');
-      expect401(await flows.param(basic('bob', PASSWORD)), 'Authentication type "pass" with flow "param" is not allowed for this principal.');
+      expect401(
+        await flows.xheader(basic('bob', PASSWORD)),
+        'Authentication type "pass" with flow "xheader" is not allowed for this principal.',
+      );
+      expect401(
+        await flows.param(basic('bob', PASSWORD)),
+        'Authentication type "pass" with flow "param" is not allowed for this principal.',
+      );
     });
     it('refuses a wrong password as an invalid credential (no hint which part was wrong)', async () => {
       expect401(await flows.xheader(basic('bob', 'wrong password')), 'Invalid credential');
@@ -95,10 +128,20 @@ describe('auth-authx: flows × credentials (defaults: jwt + api_key, guards site
       expect(res.body).to.include({ contactId: null, via: 'anonymous' });
     });
     it('detects X-Crm-Auth before Authorization before _authx', async () => {
-      const res = await k.req().post(AJAX).set('X-Crm-Auth', `Bearer ${k.cast.bob.key}`).set('Authorization', 'Bearer nonsense')
-        .type('form').send({ _authx: 'Bearer nonsense' });
+      const res = await k
+        .req()
+        .post(AJAX)
+        .set('X-Crm-Auth', `Bearer ${k.cast.bob.key}`)
+        .set('Authorization', 'Bearer nonsense')
+        .type('form')
+        .send({ _authx: 'Bearer nonsense' });
       expect(res.body).to.include({ contactId: k.cast.bob.contactId, flow: 'xheader' });
-      const res2 = await k.req().post(AJAX).set('Authorization', `Bearer ${k.cast.admin.key}`).type('form').send({ _authx: 'Bearer nonsense' });
+      const res2 = await k
+        .req()
+        .post(AJAX)
+        .set('Authorization', `Bearer ${k.cast.admin.key}`)
+        .type('form')
+        .send({ _authx: 'Bearer nonsense' });
       expect(res2.body).to.include({ contactId: k.cast.admin.contactId, flow: 'header' });
     });
   });
@@ -110,12 +153,19 @@ describe('auth-authx: flows × credentials (defaults: jwt + api_key, guards site
       expect(res.body).to.include({ contactId: k.cast.alice.contactId, via: 'api_key' });
     });
     it('passes the site key guard with _authxSiteKey', async () => {
-      const res = await k.req().post(AJAX).type('form').send({ _authx: `Bearer ${k.cast.alice.key}`, _authxSiteKey: SITE_KEY });
+      const res = await k
+        .req()
+        .post(AJAX)
+        .type('form')
+        .send({ _authx: `Bearer ${k.cast.alice.key}`, _authxSiteKey: SITE_KEY });
       expect(res.status).to.equal(200);
       expect(res.body).to.include({ contactId: k.cast.alice.contactId, flow: 'param' });
     });
     it('refuses a wrong site key', async () => {
-      expect401(await flows.xheader(`Bearer ${k.cast.alice.key}`).set('X-Crm-Key', 'not-the-site-key'), 'Login not permitted. Must satisfy guard (site_key, perm).');
+      expect401(
+        await flows.xheader(`Bearer ${k.cast.alice.key}`).set('X-Crm-Key', 'not-the-site-key'),
+        'Login not permitted. Must satisfy guard (site_key, perm).',
+      );
     });
   });
 
@@ -128,10 +178,17 @@ describe('auth-authx: flows × credentials (defaults: jwt + api_key, guards site
       expect((await flows.xheader(`Bearer ${tok}`)).body).to.include({ contactId: k.cast.bob.contactId, via: 'jwt' });
     });
     it('refuses a forged signature, an unknown kid, and a missing kid', async () => {
-      const forged = await sign('forged-secret-forged-secret-forged-secret', 'k2', { sub: sub(), scope: 'authx', exp: exp() });
+      const forged = await sign('forged-secret-forged-secret-forged-secret', 'k2', {
+        sub: sub(),
+        scope: 'authx',
+        exp: exp(),
+      });
       const wrongKid = await sign(SIGN_K2, 'k9', { sub: sub(), scope: 'authx', exp: exp() });
-      const noKid = await new SignJWT({ sub: sub(), scope: 'authx', exp: exp() }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(SIGN_K2));
-      for (const tok of [forged, wrongKid, noKid]) expect401(await flows.xheader(`Bearer ${tok}`), 'Invalid credential');
+      const noKid = await new SignJWT({ sub: sub(), scope: 'authx', exp: exp() })
+        .setProtectedHeader({ alg: 'HS256' })
+        .sign(new TextEncoder().encode(SIGN_K2));
+      for (const tok of [forged, wrongKid, noKid])
+        expect401(await flows.xheader(`Bearer ${tok}`), 'Invalid credential');
     });
     it('refuses alg none and other algorithms, even with the right secret', async () => {
       const enc = (o: object) => base64url.encode(JSON.stringify(o));
@@ -157,7 +214,8 @@ describe('auth-authx: flows × credentials (defaults: jwt + api_key, guards site
       expect401(await flows.xheader(`Bearer ${tok}`), 'Contact ID 424242 is invalid');
     });
     it('treats garbage shaped like a JWT as an invalid credential, never a 500', async () => {
-      for (const tok of ['a.b.c', 'eyJhbGciOiJIUzI1NiJ9.e30.', '...', 'eyJ%%%.x.y']) expect401(await flows.xheader(`Bearer ${tok}`), 'Invalid credential');
+      for (const tok of ['a.b.c', 'eyJhbGciOiJIUzI1NiJ9.e30.', '...', 'eyJ%%%.x.y'])
+        expect401(await flows.xheader(`Bearer ${tok}`), 'Invalid credential');
     });
   });
 
@@ -181,7 +239,12 @@ describe('auth-authx: flows × credentials (defaults: jwt + api_key, guards site
     });
     it('names the contact, user, flow and credential', async () => {
       const res = await k.req().get('/crm/authx/id').set('X-Crm-Auth', `Bearer ${k.cast.bob.key}`);
-      expect(res.body).to.deep.equal({ contact_id: k.cast.bob.contactId, user_id: k.cast.bob.userId, flow: 'xheader', cred: 'api_key' });
+      expect(res.body).to.deep.equal({
+        contact_id: k.cast.bob.contactId,
+        user_id: k.cast.bob.userId,
+        flow: 'xheader',
+        cred: 'api_key',
+      });
     });
     it('answers the AuthX 401 for a bad credential', async () => {
       expect401(await k.req().get('/crm/authx/id').set('Authorization', 'Bearer nope'), 'Invalid credential');

@@ -9,7 +9,11 @@ describe('auth-authx: per-flow settings', () => {
     before(async () => {
       k = await bootAuth({
         authx: {
-          flows: { header: { cred: ['pass', 'api_key'] }, param: { cred: ['pass', 'jwt', 'api_key'], user: 'require' }, xheader: { cred: ['pass', 'api_key'], user: 'ignore' } },
+          flows: {
+            header: { cred: ['pass', 'api_key'] },
+            param: { cred: ['pass', 'jwt', 'api_key'], user: 'require' },
+            xheader: { cred: ['pass', 'api_key'], user: 'ignore' },
+          },
           guards: [],
         },
       });
@@ -22,10 +26,19 @@ describe('auth-authx: per-flow settings', () => {
     it('accepts Basic on the header flow, keeping the default user mode', async () => {
       const res = await k.req().get(AJAX).set('Authorization', basic('alice', PASSWORD));
       expect(res.status).to.equal(200);
-      expect(res.body).to.include({ contactId: k.cast.alice.contactId, userId: k.cast.alice.userId, via: 'pass', flow: 'header' });
+      expect(res.body).to.include({
+        contactId: k.cast.alice.contactId,
+        userId: k.cast.alice.userId,
+        via: 'pass',
+        flow: 'header',
+      });
     });
     it('accepts Basic on the param flow', async () => {
-      const res = await k.req().post(AJAX).type('form').send({ _authx: basic('bob', PASSWORD) });
+      const res = await k
+        .req()
+        .post(AJAX)
+        .type('form')
+        .send({ _authx: basic('bob', PASSWORD) });
       expect(res.body).to.include({ contactId: k.cast.bob.contactId, via: 'pass', flow: 'param' });
     });
     it('accepts Basic on the xheader flow (user mode ignore keeps only the contact)', async () => {
@@ -39,14 +52,24 @@ describe('auth-authx: per-flow settings', () => {
       const { issueJwt } = await import('../../../plugins/users/jwt');
       const tok = await issueJwt(k.t.kernel.container.cradle.keyring, k.cast.bob.contactId, 60);
       k.secrets.push(tok);
-      expect401(await k.req().get(AJAX).set('Authorization', `Bearer ${tok}`), 'Authentication type "jwt" with flow "header" is not allowed for this principal.');
+      expect401(
+        await k.req().get(AJAX).set('Authorization', `Bearer ${tok}`),
+        'Authentication type "jwt" with flow "header" is not allowed for this principal.',
+      );
     });
     it('guards off: an API key needs neither the site key nor the permission', async () => {
       const res = await k.req().get(AJAX).set('X-Crm-Auth', `Bearer ${k.cast.alice.key}`);
       expect(res.body).to.include({ contactId: k.cast.alice.contactId, via: 'api_key' });
     });
     it('user mode require: a contact without a user is refused', async () => {
-      expect401(await k.req().post(AJAX).type('form').send({ _authx: `Bearer ${k.cast.orphan.key}` }), 'Cannot login. No matching user is available.');
+      expect401(
+        await k
+          .req()
+          .post(AJAX)
+          .type('form')
+          .send({ _authx: `Bearer ${k.cast.orphan.key}` }),
+        'Cannot login. No matching user is available.',
+      );
     });
     it('user mode ignore: the user is dropped and only the contact is authenticated', async () => {
       const res = await k.req().get(AJAX).set('X-Crm-Auth', `Bearer ${k.cast.admin.key}`);
@@ -63,7 +86,10 @@ describe('auth-authx: per-flow settings', () => {
     after(() => k.t.close());
 
     it('the permission no longer stands in for the site key', async () => {
-      expect401(await k.req().get(AJAX).set('X-Crm-Auth', `Bearer ${k.cast.bob.key}`), 'Login not permitted. Must satisfy guard (site_key).');
+      expect401(
+        await k.req().get(AJAX).set('X-Crm-Auth', `Bearer ${k.cast.bob.key}`),
+        'Login not permitted. Must satisfy guard (site_key).',
+      );
       const ok = await k.req().get(AJAX).set('X-Crm-Auth', `Bearer ${k.cast.bob.key}`).set('X-Crm-Key', SITE_KEY);
       expect(ok.body).to.include({ contactId: k.cast.bob.contactId });
     });

@@ -24,7 +24,12 @@ describe('auth-legacy-keys: key + api_key per end-point', () => {
     it('accepts both keys (POST), grants access AJAX API, flow legacyrest', async () => {
       const res = await k.req().post(AJAX).type('form').send({ key: SITE_KEY, api_key: k.cast.alice.key });
       expect(res.status).to.equal(200);
-      expect(res.body).to.include({ contactId: k.cast.alice.contactId, userId: k.cast.alice.userId, via: 'api_key', flow: 'legacyrest' });
+      expect(res.body).to.include({
+        contactId: k.cast.alice.contactId,
+        userId: k.cast.alice.userId,
+        via: 'api_key',
+        flow: 'legacyrest',
+      });
       expect(res.body.permissions).to.include('access AJAX API');
       expect(res.headers['set-cookie']).to.equal(undefined);
     });
@@ -41,22 +46,41 @@ describe('auth-legacy-keys: key + api_key per end-point', () => {
       fatal(await k.req().post(AJAX).type('form').send({ key: SITE_KEY, api_key: 'wrong' }), 'Invalid credential');
     });
     it('refuses a missing or wrong site key, even for a user holding "authenticate with api key"', async () => {
-      fatal(await k.req().post(AJAX).type('form').send({ api_key: k.cast.bob.key }), 'Login not permitted. Must satisfy guard (site_key).');
-      fatal(await k.req().post(AJAX).type('form').send({ api_key: k.cast.bob.key, key: 'wrong-site-key' }), 'Login not permitted. Must satisfy guard (site_key).');
+      fatal(
+        await k.req().post(AJAX).type('form').send({ api_key: k.cast.bob.key }),
+        'Login not permitted. Must satisfy guard (site_key).',
+      );
+      fatal(
+        await k.req().post(AJAX).type('form').send({ api_key: k.cast.bob.key, key: 'wrong-site-key' }),
+        'Login not permitted. Must satisfy guard (site_key).',
+      );
     });
     it('requires both keys for a JWT in api_key too', async () => {
       const tok = await issueJwt(k.t.kernel.container.cradle.keyring, k.cast.bob.contactId, 60);
       k.secrets.push(tok);
-      fatal(await k.req().post(AJAX).type('form').send({ api_key: tok }), 'Login not permitted. Must satisfy guard (site_key).');
+      fatal(
+        await k.req().post(AJAX).type('form').send({ api_key: tok }),
+        'Login not permitted. Must satisfy guard (site_key).',
+      );
       const ok = await k.req().post(AJAX).type('form').send({ api_key: tok, key: SITE_KEY });
       expect(ok.body).to.include({ contactId: k.cast.bob.contactId, via: 'jwt', flow: 'legacyrest' });
     });
     it('requires a user (user link require) and refuses a disabled one', async () => {
-      fatal(await k.req().post(AJAX).type('form').send({ key: SITE_KEY, api_key: k.cast.orphan.key }), 'Cannot login. No matching user is available.');
-      fatal(await k.req().post(AJAX).type('form').send({ key: SITE_KEY, api_key: k.cast.carol.key }), 'Cannot login. User is blocked.');
+      fatal(
+        await k.req().post(AJAX).type('form').send({ key: SITE_KEY, api_key: k.cast.orphan.key }),
+        'Cannot login. No matching user is available.',
+      );
+      fatal(
+        await k.req().post(AJAX).type('form').send({ key: SITE_KEY, api_key: k.cast.carol.key }),
+        'Cannot login. User is blocked.',
+      );
     });
     it('POST wins over GET', async () => {
-      const res = await k.req().post(`${AJAX}?api_key=wrong`).type('form').send({ key: SITE_KEY, api_key: k.cast.alice.key });
+      const res = await k
+        .req()
+        .post(`${AJAX}?api_key=wrong`)
+        .type('form')
+        .send({ key: SITE_KEY, api_key: k.cast.alice.key });
       expect(res.body).to.include({ contactId: k.cast.alice.contactId });
     });
   });
@@ -69,21 +93,35 @@ describe('auth-legacy-keys: key + api_key per end-point', () => {
     };
     it('accepts both keys, flow legacy, no AJAX permission', async () => {
       const res = await k.req().get(EXTERN).query({ key: SITE_KEY, api_key: k.cast.alice.key });
-      expect(res.body).to.include({ contactId: k.cast.alice.contactId, userId: k.cast.alice.userId, via: 'api_key', flow: 'legacy' });
+      expect(res.body).to.include({
+        contactId: k.cast.alice.contactId,
+        userId: k.cast.alice.userId,
+        via: 'api_key',
+        flow: 'legacy',
+      });
       expect(res.body.permissions).to.not.include('access AJAX API');
     });
     it('refuses a missing or wrong site key first', async () => {
       error(await k.req().get(EXTERN).query({ api_key: k.cast.alice.key }), 'Failed to authenticate key');
-      error(await k.req().get(EXTERN).query({ api_key: k.cast.alice.key, key: 'nope-nope' }), 'Failed to authenticate key');
+      error(
+        await k.req().get(EXTERN).query({ api_key: k.cast.alice.key, key: 'nope-nope' }),
+        'Failed to authenticate key',
+      );
       error(await k.req().get(EXTERN), 'Failed to authenticate key');
     });
     it('refuses a missing api_key (the literal null counts as missing)', async () => {
       error(await k.req().get(EXTERN).query({ key: SITE_KEY }), "FATAL: mandatory param 'api_key' (user key) missing");
-      error(await k.req().get(EXTERN).query({ key: SITE_KEY, api_key: 'null' }), "FATAL: mandatory param 'api_key' (user key) missing");
+      error(
+        await k.req().get(EXTERN).query({ key: SITE_KEY, api_key: 'null' }),
+        "FATAL: mandatory param 'api_key' (user key) missing",
+      );
     });
     it('refuses an unknown key, a key without a user, and a disabled user the same way', async () => {
       for (const api_key of ['unknown-key', k.cast.orphan.key, k.cast.carol.key]) {
-        error(await k.req().post(EXTERN).type('form').send({ key: SITE_KEY, api_key }), 'ERROR: No CMS user associated with given api-key');
+        error(
+          await k.req().post(EXTERN).type('form').send({ key: SITE_KEY, api_key }),
+          'ERROR: No CMS user associated with given api-key',
+        );
       }
     });
   });
@@ -104,7 +142,10 @@ describe('auth-legacy-keys: key + api_key per end-point', () => {
     it('checks api_key before key', async () => {
       wpError(await k.req().get(WP), 'Param api_key is not valid.');
       wpError(await k.req().get(WP).query({ key: 'wrong-site', api_key: 'wrong' }), 'Param api_key is not valid.');
-      wpError(await k.req().get(WP).query({ key: SITE_KEY, api_key: k.cast.orphan.key }), 'Param api_key is not valid.');
+      wpError(
+        await k.req().get(WP).query({ key: SITE_KEY, api_key: k.cast.orphan.key }),
+        'Param api_key is not valid.',
+      );
       wpError(await k.req().get(WP).query({ api_key: k.cast.bob.key }), 'Param key is not valid.');
       wpError(await k.req().get(WP).query({ key: 'wrong-site', api_key: k.cast.bob.key }), 'Param key is not valid.');
     });

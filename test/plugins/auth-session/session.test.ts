@@ -5,7 +5,9 @@ import { bootAuth, logsHold, PASSWORD, type AuthKernel } from '../../fixtures/au
 const AJAX = '/crm/ajax/rest';
 
 /** `name=value` of the session cookie in a response, and its attributes. */
-function sessionCookie(res: { headers: Record<string, unknown> }): { pair: string; value: string; attrs: string } | undefined {
+function sessionCookie(res: {
+  headers: Record<string, unknown>;
+}): { pair: string; value: string; attrs: string } | undefined {
   const all = ([] as string[]).concat((res.headers['set-cookie'] as string[] | undefined) ?? []);
   const line = all.find((c) => c.startsWith('crm_session='));
   if (!line) return undefined;
@@ -42,7 +44,11 @@ describe('auth-session and AuthX login/logout', () => {
       expect(res.text).to.include('name="username"').and.include('type="password"');
     });
     it('refuses a wrong password, an unknown user and a disabled user alike, setting no cookie', async () => {
-      for (const [u, p] of [['bob', 'wrong password'], ['nobody', PASSWORD], ['carol', PASSWORD]]) {
+      for (const [u, p] of [
+        ['bob', 'wrong password'],
+        ['nobody', PASSWORD],
+        ['carol', PASSWORD],
+      ]) {
         const res = await login(u, p);
         expect(res.status).to.equal(401);
         expect(res.text).to.include('Invalid username or password.');
@@ -58,22 +64,41 @@ describe('auth-session and AuthX login/logout', () => {
       expect(c.attrs).to.not.include('secure');
       secrets.push(c.value);
       const who = await k.req().get(AJAX).set('Cookie', c.pair);
-      expect(who.body).to.include({ contactId: k.cast.bob.contactId, userId: k.cast.bob.userId, via: 'session', flow: 'session' });
+      expect(who.body).to.include({
+        contactId: k.cast.bob.contactId,
+        userId: k.cast.bob.userId,
+        via: 'session',
+        flow: 'session',
+      });
       expect(who.body.permissions).to.include('access CRM');
     });
     it('marks the cookie Secure behind HTTPS', async () => {
-      const res = await k.req().post('/crm/login').set('X-Forwarded-Proto', 'https').type('form').send({ username: 'bob', password: PASSWORD });
+      const res = await k
+        .req()
+        .post('/crm/login')
+        .set('X-Forwarded-Proto', 'https')
+        .type('form')
+        .send({ username: 'bob', password: PASSWORD });
       const c = sessionCookie(res)!;
       secrets.push(c.value);
       expect(c.attrs).to.include('secure');
     });
     it('never redirects off-site', async () => {
-      const res = await k.req().post('/crm/login').type('form').send({ username: 'bob', password: PASSWORD, destination: '//evil.example/x' });
+      const res = await k
+        .req()
+        .post('/crm/login')
+        .type('form')
+        .send({ username: 'bob', password: PASSWORD, destination: '//evil.example/x' });
       secrets.push(sessionCookie(res)!.value);
       expect(res.headers.location).to.equal('/crm/authx/id');
     });
     it('refuses a cross-site form post', async () => {
-      const res = await k.req().post('/crm/login').set('Origin', 'https://evil.example').type('form').send({ username: 'bob', password: PASSWORD });
+      const res = await k
+        .req()
+        .post('/crm/login')
+        .set('Origin', 'https://evil.example')
+        .type('form')
+        .send({ username: 'bob', password: PASSWORD });
       expect(res.status).to.equal(403);
       expect(sessionCookie(res)).to.equal(undefined);
     });
@@ -142,38 +167,73 @@ describe('auth-session and AuthX login/logout', () => {
 
   describe('AuthX login flow (/crm/authx/login)', () => {
     it('logs in with a JWT: who-am-I JSON and a session cookie', async () => {
-      const res = await k.req().post('/crm/authx/login').type('form').send({ _authx: `Bearer ${await jwt(k.cast.alice.contactId)}` });
+      const res = await k
+        .req()
+        .post('/crm/authx/login')
+        .type('form')
+        .send({ _authx: `Bearer ${await jwt(k.cast.alice.contactId)}` });
       expect(res.status).to.equal(200);
-      expect(res.body).to.deep.equal({ contact_id: k.cast.alice.contactId, user_id: k.cast.alice.userId, flow: 'login', cred: 'jwt' });
+      expect(res.body).to.deep.equal({
+        contact_id: k.cast.alice.contactId,
+        user_id: k.cast.alice.userId,
+        flow: 'login',
+        cred: 'jwt',
+      });
       const c = sessionCookie(res)!;
       secrets.push(c.value);
       expect(c.attrs).to.include('httponly').and.include('samesite=lax');
       const id = await k.req().get('/crm/authx/id').set('Cookie', c.pair);
-      expect(id.body).to.deep.equal({ contact_id: k.cast.alice.contactId, user_id: k.cast.alice.userId, flow: 'login', cred: 'jwt' });
+      expect(id.body).to.deep.equal({
+        contact_id: k.cast.alice.contactId,
+        user_id: k.cast.alice.userId,
+        flow: 'login',
+        cred: 'jwt',
+      });
       const ajax = await k.req().get(AJAX).set('Cookie', c.pair);
       expect(ajax.body).to.include({ flow: 'session', contactId: k.cast.alice.contactId });
     });
     it('refuses an API key (login accepts only JWTs by default)', async () => {
-      const res = await k.req().post('/crm/authx/login').type('form').send({ _authx: `Bearer ${k.cast.bob.key}` });
+      const res = await k
+        .req()
+        .post('/crm/authx/login')
+        .type('form')
+        .send({ _authx: `Bearer ${k.cast.bob.key}` });
       expect(res.status).to.equal(401);
-      expect(res.text).to.equal('HTTP 401 Authentication type "api_key" with flow "login" is not allowed for this principal.');
+      expect(res.text).to.equal(
+        'HTTP 401 Authentication type "api_key" with flow "login" is not allowed for this principal.',
+      );
       expect(sessionCookie(res)).to.equal(undefined);
     });
     it('refuses without a credential, or with a header credential', async () => {
       const none = await k.req().post('/crm/authx/login').type('form').send({});
       expect(none.status).to.equal(401);
       expect(none.text).to.equal('HTTP 401 Invalid credential');
-      const header = await k.req().post('/crm/authx/login').set('X-Crm-Auth', `Bearer ${k.cast.bob.key}`).type('form').send({});
+      const header = await k
+        .req()
+        .post('/crm/authx/login')
+        .set('X-Crm-Auth', `Bearer ${k.cast.bob.key}`)
+        .type('form')
+        .send({});
       expect(header.status).to.equal(401);
       expect(sessionCookie(header)).to.equal(undefined);
     });
     it('refuses when a session of another contact is active, and rotates the id for the same contact', async () => {
       const c = sessionCookie(await login('bob', PASSWORD))!;
       secrets.push(c.value);
-      const other = await k.req().post('/crm/authx/login').set('Cookie', c.pair).type('form').send({ _authx: `Bearer ${await jwt(k.cast.alice.contactId)}` });
+      const other = await k
+        .req()
+        .post('/crm/authx/login')
+        .set('Cookie', c.pair)
+        .type('form')
+        .send({ _authx: `Bearer ${await jwt(k.cast.alice.contactId)}` });
       expect(other.status).to.equal(401);
       expect(other.text).to.equal('HTTP 401 Cannot login. A mismatched session is already active.');
-      const same = await k.req().post('/crm/authx/login').set('Cookie', c.pair).type('form').send({ _authx: `Bearer ${await jwt(k.cast.bob.contactId)}` });
+      const same = await k
+        .req()
+        .post('/crm/authx/login')
+        .set('Cookie', c.pair)
+        .type('form')
+        .send({ _authx: `Bearer ${await jwt(k.cast.bob.contactId)}` });
       expect(same.status).to.equal(200);
       const fresh = sessionCookie(same)!;
       secrets.push(fresh.value);
@@ -181,7 +241,13 @@ describe('auth-session and AuthX login/logout', () => {
       expect((await k.req().get(AJAX).set('Cookie', c.pair)).body).to.include({ contactId: null });
     });
     it('/crm/authx/logout ends the session and answers []', async () => {
-      const c = sessionCookie(await k.req().post('/crm/authx/login').type('form').send({ _authx: `Bearer ${await jwt(k.cast.bob.contactId)}` }))!;
+      const c = sessionCookie(
+        await k
+          .req()
+          .post('/crm/authx/login')
+          .type('form')
+          .send({ _authx: `Bearer ${await jwt(k.cast.bob.contactId)}` }),
+      )!;
       secrets.push(c.value);
       const res = await k.req().post('/crm/authx/logout').set('Cookie', c.pair);
       expect(res.status).to.equal(200);

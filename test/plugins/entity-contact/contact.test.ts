@@ -5,7 +5,9 @@ import { bootEngine, type Engine } from '../api3/helpers';
 
 describe('entity-contact', () => {
   let e: Engine;
-  before(async () => { e = await bootEngine(); });
+  before(async () => {
+    e = await bootEngine();
+  });
   after(async () => e?.t.close());
 
   const one = async (params: Record<string, unknown>) => {
@@ -15,7 +17,9 @@ describe('entity-contact', () => {
 
   describe('names (§4.2)', () => {
     it('formats display and sort names with the separator rules', () => {
-      expect(individualDisplayName({ prefix: 'Dr.', first_name: 'John', last_name: 'Smith', suffix: 'Jr.' })).to.equal('Dr. John Smith Jr.');
+      expect(individualDisplayName({ prefix: 'Dr.', first_name: 'John', last_name: 'Smith', suffix: 'Jr.' })).to.equal(
+        'Dr. John Smith Jr.',
+      );
       expect(individualSortName({ first_name: 'John', last_name: 'Smith', suffix: 'Jr.' })).to.equal('Smith, John Jr.');
       expect(individualSortName({ first_name: 'John' })).to.equal('John');
       expect(individualSortName({ last_name: 'Smith' })).to.equal('Smith');
@@ -23,7 +27,14 @@ describe('entity-contact', () => {
       expect(individualDisplayName({ prefix: 'Dr.', last_name: 'Who' })).to.equal('Dr. Who');
     });
     it('builds names on create from prefix/suffix labels; middle name is not used', async () => {
-      const c = await one({ contact_type: 'Individual', first_name: 'John', middle_name: 'Q', last_name: 'Smith', prefix_id: 'Dr.', suffix_id: 'Jr.' });
+      const c = await one({
+        contact_type: 'Individual',
+        first_name: 'John',
+        middle_name: 'Q',
+        last_name: 'Smith',
+        prefix_id: 'Dr.',
+        suffix_id: 'Jr.',
+      });
       expect(c).to.include({ display_name: 'Dr. John Smith Jr.', sort_name: 'Smith, John Jr.' });
     });
     it('recomputes names on update', async () => {
@@ -32,32 +43,65 @@ describe('entity-contact', () => {
       expect(r.values[c.id]).to.include({ display_name: 'Jane Roe', sort_name: 'Roe, Jane' });
     });
     it('organizations and households use their names', async () => {
-      expect(await one({ contact_type: 'Organization', organization_name: 'Acme' })).to.include({ display_name: 'Acme', sort_name: 'Acme' });
-      expect(await one({ contact_type: 'Household', household_name: 'The Does' })).to.include({ display_name: 'The Does', sort_name: 'The Does' });
+      expect(await one({ contact_type: 'Organization', organization_name: 'Acme' })).to.include({
+        display_name: 'Acme',
+        sort_name: 'Acme',
+      });
+      expect(await one({ contact_type: 'Household', household_name: 'The Does' })).to.include({
+        display_name: 'The Does',
+        sort_name: 'The Does',
+      });
     });
     it('a contact without names takes the email as display and sort name', async () => {
-      expect(await one({ contact_type: 'Individual', email: 'Only@Example.org' })).to.include({ display_name: 'only@example.org', sort_name: 'only@example.org' });
+      expect(await one({ contact_type: 'Individual', email: 'Only@Example.org' })).to.include({
+        display_name: 'only@example.org',
+        sort_name: 'only@example.org',
+      });
     });
   });
 
   describe('create (§4.1)', () => {
     it('requires contact_type and the per-type minimum', async () => {
-      expect((await e.fail('Contact', 'create', { first_name: 'X' })).details).to.deep.include({ fields: ['contact_type'], error_code: 'mandatory_missing' });
-      expect((await e.fail('Contact', 'create', { contact_type: 'Individual', job_title: 'x' })).message)
-        .to.equal('Mandatory key(s) missing from params array: one of (first_name, last_name, email, display_name)');
-      expect((await e.fail('Contact', 'create', { contact_type: 'Organization' })).message).to.equal('Mandatory key(s) missing from params array: organization_name');
-      expect((await e.fail('Contact', 'create', { contact_type: 'Household' })).message).to.equal('Mandatory key(s) missing from params array: household_name');
-      expect((await e.fail('Contact', 'create', { contact_type: 'Robot', first_name: 'R2' })).message).to.equal("'Robot' is not a valid option for field contact_type");
+      expect((await e.fail('Contact', 'create', { first_name: 'X' })).details).to.deep.include({
+        fields: ['contact_type'],
+        error_code: 'mandatory_missing',
+      });
+      expect((await e.fail('Contact', 'create', { contact_type: 'Individual', job_title: 'x' })).message).to.equal(
+        'Mandatory key(s) missing from params array: one of (first_name, last_name, email, display_name)',
+      );
+      expect((await e.fail('Contact', 'create', { contact_type: 'Organization' })).message).to.equal(
+        'Mandatory key(s) missing from params array: organization_name',
+      );
+      expect((await e.fail('Contact', 'create', { contact_type: 'Household' })).message).to.equal(
+        'Mandatory key(s) missing from params array: household_name',
+      );
+      expect((await e.fail('Contact', 'create', { contact_type: 'Robot', first_name: 'R2' })).message).to.equal(
+        "'Robot' is not a valid option for field contact_type",
+      );
     });
     it('checks contact_sub_type against contact_type; stores it multi-valued', async () => {
-      expect((await e.fail('Contact', 'create', { contact_type: 'Organization', organization_name: 'O', contact_sub_type: 'Student' })).message).to.equal('Invalid or Mismatched Contact Subtype: Student');
+      expect(
+        (
+          await e.fail('Contact', 'create', {
+            contact_type: 'Organization',
+            organization_name: 'O',
+            contact_sub_type: 'Student',
+          })
+        ).message,
+      ).to.equal('Invalid or Mismatched Contact Subtype: Student');
       const c = await one({ contact_type: 'Individual', first_name: 'S', contact_sub_type: ['Student', 'Staff'] });
       expect(c.contact_sub_type).to.deep.equal(['Student', 'Staff']);
       const found = await e.call('Contact', 'get', { contact_sub_type: 'Staff', return: 'id' });
       expect(Object.keys(found.values)).to.deep.equal([c.id]);
     });
     it('email on create makes the primary email; aliases work (gender, individual_prefix)', async () => {
-      const c = await one({ contact_type: 'Individual', first_name: 'Em', email: 'em@example.org', gender: 'Male', individual_prefix: 'Mr.' });
+      const c = await one({
+        contact_type: 'Individual',
+        first_name: 'Em',
+        email: 'em@example.org',
+        gender: 'Male',
+        individual_prefix: 'Mr.',
+      });
       expect(c).to.include({ gender_id: '2', prefix_id: '3' });
       const emails = await e.call('Email', 'get', { contact_id: c.id, sequential: 1 });
       expect(emails.values).to.have.length(1);
@@ -66,41 +110,101 @@ describe('entity-contact', () => {
       expect(got).to.include({ email: 'em@example.org', gender: 'Male', individual_prefix: 'Mr.' });
     });
     it('dupe_check=1 refuses a duplicate with error_code duplicate and the ids', async () => {
-      const c = await one({ contact_type: 'Individual', first_name: 'Dup', last_name: 'Licate', email: 'dup@example.org' });
-      const err = await e.fail('Contact', 'create', { contact_type: 'Individual', first_name: 'Dup', last_name: 'Licate', email: 'DUP@example.org', dupe_check: 1 });
+      const c = await one({
+        contact_type: 'Individual',
+        first_name: 'Dup',
+        last_name: 'Licate',
+        email: 'dup@example.org',
+      });
+      const err = await e.fail('Contact', 'create', {
+        contact_type: 'Individual',
+        first_name: 'Dup',
+        last_name: 'Licate',
+        email: 'DUP@example.org',
+        dupe_check: 1,
+      });
       expect(err.message).to.equal(`Found matching contacts: ${c.id}`);
       expect(err.details).to.include({ error_code: 'duplicate' });
       expect(err.details!.ids).to.deep.equal([c.id]);
-      const other = await e.call('Contact', 'create', { contact_type: 'Individual', first_name: 'Dup', last_name: 'Licate', email: 'other@example.org', dupe_check: 1 });
+      const other = await e.call('Contact', 'create', {
+        contact_type: 'Individual',
+        first_name: 'Dup',
+        last_name: 'Licate',
+        email: 'other@example.org',
+        dupe_check: 1,
+      });
       expect(other.count).to.equal(1);
     });
     it('birth_date_low / _high (and filter.) filter date ranges', async () => {
-      const c = await one({ contact_type: 'Individual', first_name: 'Old', last_name: 'Timer', birth_date: '1901-02-03' });
-      const ids = async (p: Record<string, unknown>) => Object.keys((await e.call('Contact', 'get', { return: 'id', ...p })).values);
+      const c = await one({
+        contact_type: 'Individual',
+        first_name: 'Old',
+        last_name: 'Timer',
+        birth_date: '1901-02-03',
+      });
+      const ids = async (p: Record<string, unknown>) =>
+        Object.keys((await e.call('Contact', 'get', { return: 'id', ...p })).values);
       expect(await ids({ birth_date_low: '1901-01-01', birth_date_high: '1901-12-31' })).to.deep.equal([c.id]);
       expect(await ids({ 'filter.birth_date_high': '1900-12-31' })).to.deep.equal([]);
-      expect((await e.call('Contact', 'getsingle', { id: c.id, return: 'birth_date' })).birth_date).to.equal('1901-02-03');
+      expect((await e.call('Contact', 'getsingle', { id: c.id, return: 'birth_date' })).birth_date).to.equal(
+        '1901-02-03',
+      );
     });
     it('current_employer finds or creates the organisation; get returns its name; filters and sorts on it', async () => {
-      const a = await one({ contact_type: 'Individual', first_name: 'Wendy', last_name: 'Worker', current_employer: 'Widget Co' });
-      const orgs = await e.call('Contact', 'get', { contact_type: 'Organization', organization_name: 'Widget Co', sequential: 1, return: 'id' });
+      const a = await one({
+        contact_type: 'Individual',
+        first_name: 'Wendy',
+        last_name: 'Worker',
+        current_employer: 'Widget Co',
+      });
+      const orgs = await e.call('Contact', 'get', {
+        contact_type: 'Organization',
+        organization_name: 'Widget Co',
+        sequential: 1,
+        return: 'id',
+      });
       expect(orgs.count).to.equal(1);
       expect(a.employer_id).to.equal(orgs.values[0].id);
-      const b = await one({ contact_type: 'Individual', first_name: 'Walt', last_name: 'Worker', current_employer: 'Widget Co' });
+      const b = await one({
+        contact_type: 'Individual',
+        first_name: 'Walt',
+        last_name: 'Worker',
+        current_employer: 'Widget Co',
+      });
       expect(b.employer_id).to.equal(orgs.values[0].id);
       const got = await e.call('Contact', 'getsingle', { id: a.id });
       expect(got.current_employer).to.equal('Widget Co');
-      const byEmployer = await e.call('Contact', 'get', { current_employer: 'Widget Co', return: 'first_name', sequential: 1, options: { sort: 'current_employer, first_name' } });
+      const byEmployer = await e.call('Contact', 'get', {
+        current_employer: 'Widget Co',
+        return: 'first_name',
+        sequential: 1,
+        options: { sort: 'current_employer, first_name' },
+      });
       expect(byEmployer.values.map((v: any) => v.first_name)).to.deep.equal(['Walt', 'Wendy']);
-      const mismatch = await e.fail('Contact', 'create', { contact_type: 'Individual', first_name: 'M', current_employer: 'Widget Co', employer_id: a.id });
+      const mismatch = await e.fail('Contact', 'create', {
+        contact_type: 'Individual',
+        first_name: 'M',
+        current_employer: 'Widget Co',
+        employer_id: a.id,
+      });
       expect(mismatch.message).to.equal('Employer name and Employer id Mismatch');
     });
     it('api_key needs a permission to set and to read', async () => {
       const c = await one({ contact_type: 'Individual', first_name: 'K' });
-      const err = await e.fail('Contact', 'create', { id: c.id, api_key: 'secret123' }, principalWith(['access CRM'], 1));
+      const err = await e.fail(
+        'Contact',
+        'create',
+        { id: c.id, api_key: 'secret123' },
+        principalWith(['access CRM'], 1),
+      );
       expect(err.message).to.equal('Permission denied to modify api key');
       await e.call('Contact', 'create', { id: c.id, api_key: 'secret123' });
-      const staff = await e.call('Contact', 'getsingle', { id: c.id, return: 'api_key,first_name' }, principalWith(['access CRM'], 1));
+      const staff = await e.call(
+        'Contact',
+        'getsingle',
+        { id: c.id, return: 'api_key,first_name' },
+        principalWith(['access CRM'], 1),
+      );
       expect(staff).not.to.have.property('api_key');
       expect((await e.call('Contact', 'getsingle', { id: c.id, return: 'api_key' })).api_key).to.equal('secret123');
     });
@@ -109,7 +213,12 @@ describe('entity-contact', () => {
   describe('delete and trash (§4.3, §4.4)', () => {
     it('moves to trash by default; get hides trash; showAll and is_deleted reveal it; skip_undelete deletes', async () => {
       const c = await one({ contact_type: 'Individual', first_name: 'Trashy', email: 'trash@example.org' });
-      expect(await e.call('Contact', 'delete', { id: c.id })).to.deep.equal({ is_error: 0, version: 3, count: 1, values: 1 });
+      expect(await e.call('Contact', 'delete', { id: c.id })).to.deep.equal({
+        is_error: 0,
+        version: 3,
+        count: 1,
+        values: 1,
+      });
       expect(await e.call('Contact', 'getcount', { id: c.id })).to.equal(0);
       expect(await e.call('Contact', 'getcount', { id: c.id, is_deleted: 1 })).to.equal(1);
       expect(await e.call('Contact', 'getcount', { id: c.id, showAll: 'all' })).to.equal(1);
@@ -122,7 +231,9 @@ describe('entity-contact', () => {
     it('refuses to delete the logged-in contact', async () => {
       const c = await one({ contact_type: 'Individual', first_name: 'Me' });
       const err = await e.fail('Contact', 'delete', { id: c.id }, principalWith(['*'], Number(c.id)));
-      expect(err.message).to.equal('This contact record is linked to the currently logged in user account - and cannot be deleted.');
+      expect(err.message).to.equal(
+        'This contact record is linked to the currently logged in user account - and cannot be deleted.',
+      );
     });
   });
 
@@ -134,7 +245,10 @@ describe('entity-contact', () => {
       const b = await e.call('Email', 'create', { contact_id: c.id, email: 'b@example.org' });
       expect(b.values[b.id].is_primary).to.equal('0');
       await e.call('Email', 'create', { id: b.id, is_primary: 1 });
-      const prim = async () => (await e.call('Email', 'get', { contact_id: c.id, is_primary: 1, sequential: 1 })).values.map((v: any) => v.email);
+      const prim = async () =>
+        (await e.call('Email', 'get', { contact_id: c.id, is_primary: 1, sequential: 1 })).values.map(
+          (v: any) => v.email,
+        );
       expect(await prim()).to.deep.equal(['b@example.org']);
       await e.call('Email', 'create', { id: a.id, signature_text: 'hi' });
       expect(await prim()).to.deep.equal(['b@example.org']);
@@ -152,11 +266,19 @@ describe('entity-contact', () => {
       const c = await one({ contact_type: 'Individual', first_name: 'Q' });
       const p = await e.call('Phone', 'create', { contact_id: c.id, phone: '+44 (20) 7946-0000', is_primary: 0 });
       expect(p.values[p.id]).to.include({ is_primary: '1', phone_numeric: '442079460000' });
-      const a = await e.call('Address', 'create', { contact_id: c.id, street_address: '1 Main St', city: 'Springfield' });
+      const a = await e.call('Address', 'create', {
+        contact_id: c.id,
+        street_address: '1 Main St',
+        city: 'Springfield',
+      });
       expect(a.values[a.id]).to.include({ location_type_id: '1', is_primary: '1' });
       const got = await e.call('Contact', 'getsingle', { id: c.id, return: 'street_address,city,phone' });
       expect(got).to.include({ street_address: '1 Main St', city: 'Springfield', phone: '+44 (20) 7946-0000' });
-      const w = await e.call('Website', 'create', { contact_id: c.id, url: 'https://q.example', website_type_id: 'Work' });
+      const w = await e.call('Website', 'create', {
+        contact_id: c.id,
+        url: 'https://q.example',
+        website_type_id: 'Work',
+      });
       expect(w.values[w.id]).to.include({ website_type_id: '1' });
     });
   });

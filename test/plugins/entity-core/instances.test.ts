@@ -30,7 +30,10 @@ describe('entity-core: option caches across instances', function () {
       await scope.dispose();
     }
   };
-  const prefixesOnB = async () => Object.values(((await callB('Contact', 'getoptions', { field: 'prefix_id' })) as { values: Record<string, string> }).values);
+  const prefixesOnB = async () =>
+    Object.values(
+      ((await callB('Contact', 'getoptions', { field: 'prefix_id' })) as { values: Record<string, string> }).values,
+    );
 
   it('sees an option another instance added, without a restart', async () => {
     expect(await prefixesOnB()).to.not.include('Capt.');
@@ -41,13 +44,25 @@ describe('entity-core: option caches across instances', function () {
       seen = await prefixesOnB();
     }
     expect(seen).to.include('Capt.');
-    const created = (await callB('Contact', 'create', { contact_type: 'Individual', first_name: 'Jean-Luc', last_name: 'Picard', prefix_id: 'Capt.' })) as { id: number };
-    const got = (await callB('Contact', 'getsingle', { id: created.id, return: ['display_name'] })) as { display_name: string };
+    const created = (await callB('Contact', 'create', {
+      contact_type: 'Individual',
+      first_name: 'Jean-Luc',
+      last_name: 'Picard',
+      prefix_id: 'Capt.',
+    })) as { id: number };
+    const got = (await callB('Contact', 'getsingle', { id: created.id, return: ['display_name'] })) as {
+      display_name: string;
+    };
     expect(got.display_name).to.equal('Capt. Jean-Luc Picard');
   });
 
   it('a rolled-back option write is never announced', async () => {
-    await a.call('OptionValue', 'create', { option_group_id: 'individual_prefix', label: 'Adm.', name: 'Adm.', options: { force_rollback: 1 } });
+    await a.call('OptionValue', 'create', {
+      option_group_id: 'individual_prefix',
+      label: 'Adm.',
+      name: 'Adm.',
+      options: { force_rollback: 1 },
+    });
     await new Promise((r) => setTimeout(r, 200));
     expect(await prefixesOnB()).to.not.include('Adm.');
   });

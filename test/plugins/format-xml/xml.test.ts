@@ -9,14 +9,18 @@ describe('format-xml', () => {
   describe('core flavour', () => {
     it('writes the preamble with the count attribute spacing of the reference', () => {
       expect(renderCoreXml({ is_error: 0, version: 3, count: 1, id: 5, values: { 5: { id: '5' } } })).to.equal(
-        `${HEAD} count="1" >\n      <Result>\n    <id>5</id>\n</Result>\n</ResultSet>\n`);
+        `${HEAD} count="1" >\n      <Result>\n    <id>5</id>\n</Result>\n</ResultSet>\n`,
+      );
       expect(renderCoreXml({ is_error: 1, error_message: 'x' })).to.equal(
-        `${HEAD}>\n      <Result>\n    <is_error>1</is_error>\n    <error_message>x</error_message>\n</Result>\n</ResultSet>\n`);
+        `${HEAD}>\n      <Result>\n    <is_error>1</is_error>\n    <error_message>x</error_message>\n</Result>\n</ResultSet>\n`,
+      );
     });
 
     it('indents nested arrays by depth*4 and uses numeric keys as tag names verbatim', () => {
       const xml = renderCoreXml({ count: 1, values: [{ id: '1', tags: ['a', 'b'], addr: { city: 'X' } }] });
-      expect(xml).to.contain('<Result>\n    <id>1</id>\n    <tags>\n        <0>a</0>\n        <1>b</1>\n    </tags>\n    <addr>\n        <city>X</city>\n    </addr>\n</Result>\n');
+      expect(xml).to.contain(
+        '<Result>\n    <id>1</id>\n    <tags>\n        <0>a</0>\n        <1>b</1>\n    </tags>\n    <addr>\n        <city>X</city>\n    </addr>\n</Result>\n',
+      );
     });
 
     it('escapes only &, < and >; prints \\x01 as a comma, booleans as 1/empty, null as empty', () => {
@@ -29,22 +33,29 @@ describe('format-xml', () => {
     });
 
     it('gives an empty ResultSet for an error that holds an array but no values', () => {
-      expect(renderCoreXml({ fields: ['x'], is_error: 1, error_message: 'm' })).to.equal(`${HEAD}>\n      </ResultSet>\n`);
+      expect(renderCoreXml({ fields: ['x'], is_error: 1, error_message: 'm' })).to.equal(
+        `${HEAD}>\n      </ResultSet>\n`,
+      );
     });
 
     it('renders scalar values entries as id/value pairs', () => {
-      expect(renderCoreXml({ count: 1, values: ['get'] })).to.contain('<Result>\n<id>0</id><value>get</value></Result>\n');
+      expect(renderCoreXml({ count: 1, values: ['get'] })).to.contain(
+        '<Result>\n<id>0</id><value>get</value></Result>\n',
+      );
     });
   });
 
   describe('wp flavour', () => {
     it('writes DOMDocument-style XML: no indentation, _<key> children, self-closed empties', () => {
       expect(renderWpXml({ count: 1, values: [{ id: '1', tags: ['a', ''], e: '' }] })).to.equal(
-        '<?xml version="1.0"?>\n<ResultSet xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" count="1"><Result><id>1</id><tags><_0>a</_0><_1/></tags><e/></Result></ResultSet>\n');
+        '<?xml version="1.0"?>\n<ResultSet xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" count="1"><Result><id>1</id><tags><_0>a</_0><_1/></tags><e/></Result></ResultSet>\n',
+      );
     });
 
     it('self-closes an empty result set and escapes text', () => {
-      expect(renderWpXml({ count: 0, values: [] })).to.equal('<?xml version="1.0"?>\n<ResultSet xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" count="0"/>\n');
+      expect(renderWpXml({ count: 0, values: [] })).to.equal(
+        '<?xml version="1.0"?>\n<ResultSet xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" count="0"/>\n',
+      );
       expect(renderWpXml({ a: 'x<y>&z' })).to.contain('<a>x&lt;y&gt;&amp;z</a>');
     });
 
@@ -55,7 +66,7 @@ describe('format-xml', () => {
 
   it('picks the flavour from the render options and registers as xml / text/xml', async () => {
     expect(renderXml({ a: 1 }, { flavour: 'wp' })).to.match(/^<\?xml version="1.0"\?>\n<ResultSet/);
-    expect(renderXml({ a: 1 }, {})).to.match(/^<\?xml version="1.0"\?>\n      <ResultSet/);
+    expect(renderXml({ a: 1 }, {})).to.match(/^<\?xml version="1.0"\?>\n {6}<ResultSet/);
     const t = await bootTestKernel({ plugins: ['format-xml'] });
     try {
       const [r] = await t.kernel.hooks.run(formatRenderers);

@@ -8,13 +8,22 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { decodeJwt } from 'jose';
 import { failure, bootTestKernel, type TestKernel } from '../../../kernel/testing';
-import type { KernelError } from '../../../kernel';
 import type { OAuthTokens } from '../../../plugins/oauth-client/tokens';
 import type { ClientRecord, TokenRecord } from '../../../plugins/oauth-client/types';
 import {
-  OAUTH_BASE_PLUGINS, expectNoSecretsLogged, stopOAuthTest, O2S_CLIENT, O2S_USER, OIDC_CLIENT, OIDC_M2M_CLIENT, scriptedLogin, startOAuthServers, tempDataDir, writeTestProviders, type RunningOAuthServers,
+  OAUTH_BASE_PLUGINS,
+  expectNoSecretsLogged,
+  stopOAuthTest,
+  O2S_CLIENT,
+  O2S_USER,
+  OIDC_CLIENT,
+  OIDC_M2M_CLIENT,
+  scriptedLogin,
+  startOAuthServers,
+  tempDataDir,
+  writeTestProviders,
+  type RunningOAuthServers,
 } from '../../support/oauth-servers';
-
 
 describe('oauth grants against real authorization servers', function () {
   this.timeout(30000);
@@ -22,8 +31,19 @@ describe('oauth grants against real authorization servers', function () {
   let t: TestKernel;
   let tokens: OAuthTokens;
   let dataDir: string;
-  const oidcClient: ClientRecord = { id: 7, provider: 'oidc_local', guid: OIDC_CLIENT.id, secret: OIDC_CLIENT.secret, options: { redirectUri: OIDC_CLIENT.redirectUri } };
-  const m2mClient: ClientRecord = { id: 8, provider: 'oidc_m2m', guid: OIDC_M2M_CLIENT.id, secret: OIDC_M2M_CLIENT.secret };
+  const oidcClient: ClientRecord = {
+    id: 7,
+    provider: 'oidc_local',
+    guid: OIDC_CLIENT.id,
+    secret: OIDC_CLIENT.secret,
+    options: { redirectUri: OIDC_CLIENT.redirectUri },
+  };
+  const m2mClient: ClientRecord = {
+    id: 8,
+    provider: 'oidc_m2m',
+    guid: OIDC_M2M_CLIENT.id,
+    secret: OIDC_M2M_CLIENT.secret,
+  };
   const o2sClient: ClientRecord = { id: 9, provider: 'o2s_local', guid: O2S_CLIENT.id, secret: O2S_CLIENT.secret };
 
   /** Authorization URL → scripted login and consent → code exchange with the PKCE verifier. */
@@ -31,7 +51,12 @@ describe('oauth grants against real authorization servers', function () {
     const start = await tokens.authorizationUrl({ client });
     const back = await scriptedLogin(start.url, OIDC_CLIENT.redirectUri);
     expect(back.searchParams.get('state')).to.equal(start.state);
-    return tokens.fetchToken('authorization_code', { client, scopes: start.scopes, tag, params: { code: back.searchParams.get('code'), codeVerifier: start.codeVerifier } });
+    return tokens.fetchToken('authorization_code', {
+      client,
+      scopes: start.scopes,
+      tag,
+      params: { code: back.searchParams.get('code'), codeVerifier: start.codeVerifier },
+    });
   }
 
   before(async () => {
@@ -39,7 +64,12 @@ describe('oauth grants against real authorization servers', function () {
     dataDir = tempDataDir();
     writeTestProviders(servers, path.join(dataDir, 'oauth-providers'));
     t = await bootTestKernel({
-      plugins: [...OAUTH_BASE_PLUGINS, 'oauth-grant-authorization-code', 'oauth-grant-password', 'oauth-grant-client-credentials'],
+      plugins: [
+        ...OAUTH_BASE_PLUGINS,
+        'oauth-grant-authorization-code',
+        'oauth-grant-password',
+        'oauth-grant-client-credentials',
+      ],
       config: { dataDir, pluginConfig: { 'oauth-client': { timeoutMs: 1500 } } },
     });
     tokens = t.kernel.container.resolve('oauthTokens');
@@ -52,7 +82,14 @@ describe('oauth grants against real authorization servers', function () {
 
   it('registers the grants by type and alias', () => {
     expect(tokens.grantTypes()).to.include.members([
-      'authorization_code', 'authorizationCode', 'password', 'userPassword', 'client_credentials', 'clientCredential', 'clientCredentials', 'refresh_token',
+      'authorization_code',
+      'authorizationCode',
+      'password',
+      'userPassword',
+      'client_credentials',
+      'clientCredential',
+      'clientCredentials',
+      'refresh_token',
     ]);
   });
 
@@ -63,8 +100,13 @@ describe('oauth grants against real authorization servers', function () {
       expect(url.origin + url.pathname).to.equal(servers.oidc.authorizeUrl);
       const q = Object.fromEntries(url.searchParams);
       expect(q).to.include({
-        response_type: 'code', client_id: OIDC_CLIENT.id, redirect_uri: OIDC_CLIENT.redirectUri, scope: 'openid email offline_access',
-        state: start.state, code_challenge_method: 'S256', prompt: 'consent',
+        response_type: 'code',
+        client_id: OIDC_CLIENT.id,
+        redirect_uri: OIDC_CLIENT.redirectUri,
+        scope: 'openid email offline_access',
+        state: start.state,
+        code_challenge_method: 'S256',
+        prompt: 'consent',
       });
       expect(start.state).to.match(/^CC_[a-zA-Z0-9]{29}$/);
       expect(q.code_challenge).to.match(/^[A-Za-z0-9_-]{43}$/);
@@ -76,12 +118,23 @@ describe('oauth grants against real authorization servers', function () {
     it('exchanges the code for tokens, with the owner from the verified id_token', async () => {
       const before = Math.floor(Date.now() / 1000);
       const record = await codeFlow(oidcClient, 'MailSettings:setup');
-      expect(record).to.include({ client_id: 7, grant_type: 'authorization_code', tag: 'MailSettings:setup', token_type: 'Bearer', resource_owner_name: 'alice@example.test' });
+      expect(record).to.include({
+        client_id: 7,
+        grant_type: 'authorization_code',
+        tag: 'MailSettings:setup',
+        token_type: 'Bearer',
+        resource_owner_name: 'alice@example.test',
+      });
       expect(record.access_token).to.be.a('string').with.length.above(20);
       expect(record.refresh_token).to.be.a('string').with.length.above(20);
       expect(record.scopes).to.deep.equal(['openid', 'email', 'offline_access']);
       expect(record.expires).to.be.within(before + 3590, before + 3700);
-      expect(record.resource_owner).to.include({ sub: 'alice', email: 'alice@example.test', aud: OIDC_CLIENT.id, iss: servers.oidc.issuer });
+      expect(record.resource_owner).to.include({
+        sub: 'alice',
+        email: 'alice@example.test',
+        aud: OIDC_CLIENT.id,
+        iss: servers.oidc.issuer,
+      });
       expect(record.raw).to.include({ token_type: 'Bearer', expires_in: 3600, scope: 'openid email offline_access' });
       expect(record.raw).to.not.have.any.keys('access_token', 'refresh_token', 'id_token');
     });
@@ -109,15 +162,22 @@ describe('oauth grants against real authorization servers', function () {
       expect(err.details).to.include({ error: 'invalid_grant' });
     });
 
-    it('refuses a bad code, a replayed code and a wrong PKCE verifier with the provider\'s error', async () => {
-      const bad = await failure(tokens.fetchToken('authorization_code', { client: oidcClient, params: { code: 'not-a-code', codeVerifier: 'x'.repeat(43) } }));
+    it("refuses a bad code, a replayed code and a wrong PKCE verifier with the provider's error", async () => {
+      const bad = await failure(
+        tokens.fetchToken('authorization_code', {
+          client: oidcClient,
+          params: { code: 'not-a-code', codeVerifier: 'x'.repeat(43) },
+        }),
+      );
       expect(bad.code).to.equal('E_OAUTH_PROVIDER_ERROR');
       expect(bad.details).to.include({ provider: 'oidc_local', error: 'invalid_grant', status: 400 });
 
       const start = await tokens.authorizationUrl({ client: oidcClient });
       const back = await scriptedLogin(start.url, OIDC_CLIENT.redirectUri);
       const code = back.searchParams.get('code');
-      const wrongVerifier = await failure(tokens.fetchToken('authorization_code', { client: oidcClient, params: { code, codeVerifier: 'y'.repeat(43) } }));
+      const wrongVerifier = await failure(
+        tokens.fetchToken('authorization_code', { client: oidcClient, params: { code, codeVerifier: 'y'.repeat(43) } }),
+      );
       expect(wrongVerifier.code).to.equal('E_OAUTH_PROVIDER_ERROR');
       expect(wrongVerifier.details).to.include({ error: 'invalid_grant' });
 
@@ -135,7 +195,12 @@ describe('oauth grants against real authorization servers', function () {
       const start = await tokens.authorizationUrl({ client: oidcClient });
       const back = await scriptedLogin(start.url, OIDC_CLIENT.redirectUri);
       const wrong = { ...oidcClient, secret: 'wrong-secret-4d1f9a' };
-      const err = await failure(tokens.fetchToken('authorization_code', { client: wrong, params: { code: back.searchParams.get('code'), codeVerifier: start.codeVerifier } }));
+      const err = await failure(
+        tokens.fetchToken('authorization_code', {
+          client: wrong,
+          params: { code: back.searchParams.get('code'), codeVerifier: start.codeVerifier },
+        }),
+      );
       expect(err.code).to.equal('E_OAUTH_PROVIDER_ERROR');
       expect(err.details).to.include({ error: 'invalid_client' });
       expect(JSON.stringify({ m: err.message, d: err.details })).not.to.contain('wrong-secret-4d1f9a');
@@ -145,7 +210,13 @@ describe('oauth grants against real authorization servers', function () {
   describe('client credentials (oidc-provider)', () => {
     it('gets a client token with the requested scope', async () => {
       const record = await tokens.fetchToken('clientCredential', { client: m2mClient, scopes: 'api:read', tag: 'sys' });
-      expect(record).to.include({ grant_type: 'client_credentials', client_id: 8, refresh_token: null, tag: 'sys', token_type: 'Bearer' });
+      expect(record).to.include({
+        grant_type: 'client_credentials',
+        client_id: 8,
+        refresh_token: null,
+        tag: 'sys',
+        token_type: 'Bearer',
+      });
       expect(record.scopes).to.deep.equal(['api:read']);
       expect(record.expires).to.be.above(Math.floor(Date.now() / 1000) + 500);
       // No user here: the owner lookup fails at the provider and is skipped with a warning.
@@ -159,12 +230,17 @@ describe('oauth grants against real authorization servers', function () {
     });
 
     it('records the scopes the provider granted, not the ones asked for', async () => {
-      const record = await tokens.fetchToken('client_credentials', { client: m2mClient, scopes: ['api:read', 'admin:everything'] });
+      const record = await tokens.fetchToken('client_credentials', {
+        client: m2mClient,
+        scopes: ['api:read', 'admin:everything'],
+      });
       expect(record.scopes).to.deep.equal(['api:read']);
     });
 
     it('refuses a wrong secret', async () => {
-      const err = await failure(tokens.fetchToken('client_credentials', { client: { ...m2mClient, secret: 'nope-nope-nope' } }));
+      const err = await failure(
+        tokens.fetchToken('client_credentials', { client: { ...m2mClient, secret: 'nope-nope-nope' } }),
+      );
       expect(err.code).to.equal('E_OAUTH_PROVIDER_ERROR');
       expect(err.details).to.include({ error: 'invalid_client' });
       expect(err.message).not.to.contain('nope-nope-nope');
@@ -173,8 +249,16 @@ describe('oauth grants against real authorization servers', function () {
 
   describe('password and refresh rotation (@node-oauth/oauth2-server)', () => {
     it('gets a token for a username and password, scopes from the response, owner from the owner URL', async () => {
-      const record = await tokens.fetchToken('userPassword', { client: o2sClient, scopes: ['mail', 'profile'], params: { ...O2S_USER } });
-      expect(record).to.include({ grant_type: 'password', token_type: 'Bearer', resource_owner_name: 'alice@example.test' });
+      const record = await tokens.fetchToken('userPassword', {
+        client: o2sClient,
+        scopes: ['mail', 'profile'],
+        params: { ...O2S_USER },
+      });
+      expect(record).to.include({
+        grant_type: 'password',
+        token_type: 'Bearer',
+        resource_owner_name: 'alice@example.test',
+      });
       expect(record.scopes).to.deep.equal(['mail', 'profile']);
       expect(record.resource_owner).to.deep.equal({ id: 'u-1', username: 'alice', email: 'alice@example.test' });
       expect(servers.o2s.tokens.byAccess.has(record.access_token)).to.equal(true);
@@ -190,22 +274,33 @@ describe('oauth grants against real authorization servers', function () {
       expect(third.refresh_token).not.to.equal(second.refresh_token);
       const err = await failure(tokens.refresh({ client: o2sClient, token: first }));
       expect(err.code).to.equal('E_OAUTH_PROVIDER_ERROR');
-      expect(err.details).to.include({ error: 'invalid_grant', error_description: 'Invalid grant: refresh token is invalid' });
+      expect(err.details).to.include({
+        error: 'invalid_grant',
+        error_description: 'Invalid grant: refresh token is invalid',
+      });
     });
 
     it('refuses a wrong password and a wrong client secret, leaking neither', async () => {
-      const pw = await failure(tokens.fetchToken('password', { client: o2sClient, params: { username: 'alice', password: 'guess-77' } }));
+      const pw = await failure(
+        tokens.fetchToken('password', { client: o2sClient, params: { username: 'alice', password: 'guess-77' } }),
+      );
       expect(pw.code).to.equal('E_OAUTH_PROVIDER_ERROR');
       expect(pw.details).to.include({ error: 'invalid_grant' });
       expect(pw.message).not.to.contain('guess-77');
-      const secret = await failure(tokens.fetchToken('password', { client: { ...o2sClient, secret: 'bad-secret-x1' }, params: { ...O2S_USER } }));
+      const secret = await failure(
+        tokens.fetchToken('password', { client: { ...o2sClient, secret: 'bad-secret-x1' }, params: { ...O2S_USER } }),
+      );
       expect(secret.code).to.equal('E_OAUTH_PROVIDER_ERROR');
       expect(secret.details).to.include({ error: 'invalid_client' });
-      expect(JSON.stringify({ m: secret.message, d: secret.details })).not.to.contain('bad-secret-x1').and.not.contain(O2S_USER.password);
+      expect(JSON.stringify({ m: secret.message, d: secret.details }))
+        .not.to.contain('bad-secret-x1')
+        .and.not.contain(O2S_USER.password);
     });
 
     it('passes on a scope refusal (invalid_scope)', async () => {
-      const err = await failure(tokens.fetchToken('password', { client: o2sClient, scopes: ['admin'], params: { ...O2S_USER } }));
+      const err = await failure(
+        tokens.fetchToken('password', { client: o2sClient, scopes: ['admin'], params: { ...O2S_USER } }),
+      );
       expect(err.code).to.equal('E_OAUTH_PROVIDER_ERROR');
       expect(err.details).to.include({ error: 'invalid_scope' });
     });
@@ -218,7 +313,9 @@ describe('oauth grants against real authorization servers', function () {
 
   describe('bad input and failures', () => {
     it('refuses to refresh a token without refresh_token before any request', async () => {
-      const err = await failure(tokens.refresh({ client: o2sClient, token: { access_token: 'a', refresh_token: null } }));
+      const err = await failure(
+        tokens.refresh({ client: o2sClient, token: { access_token: 'a', refresh_token: null } }),
+      );
       expect(err.code).to.equal('E_OAUTH_NO_REFRESH_TOKEN');
     });
 
@@ -234,7 +331,9 @@ describe('oauth grants against real authorization servers', function () {
 
     it('reports a provider that does not answer in time as unreachable', async () => {
       const started = Date.now();
-      const err = await failure(tokens.fetchToken('client_credentials', { client: { provider: 'odd_hang', guid: 'c', secret: 's' } }));
+      const err = await failure(
+        tokens.fetchToken('client_credentials', { client: { provider: 'odd_hang', guid: 'c', secret: 's' } }),
+      );
       expect(err.code).to.equal('E_OAUTH_UNREACHABLE');
       expect(err.message).to.equal('OAuth provider odd_hang could not be reached (no answer within 1500 ms)');
       expect(Date.now() - started).to.be.below(5000);
@@ -254,39 +353,77 @@ describe('oauth grants against real authorization servers', function () {
     });
 
     it('refuses an unknown provider, an unknown grant and a client without id', async () => {
-      expect((await failure(tokens.fetchToken('password', { client: { provider: 'nope', guid: 'x' } }))).code).to.equal('E_OAUTH_PROVIDER_UNKNOWN');
-      expect((await failure(tokens.fetchToken('device_code', { client: o2sClient }))).code).to.equal('E_OAUTH_GRANT_UNKNOWN');
-      expect((await failure(tokens.fetchToken('password', { client: undefined as never }))).code).to.equal('E_OAUTH_CLIENT_INVALID');
-      expect((await failure(tokens.fetchToken('password', { client: { provider: 'o2s_local', guid: '' } }))).code).to.equal('E_OAUTH_CLIENT_INVALID');
+      expect((await failure(tokens.fetchToken('password', { client: { provider: 'nope', guid: 'x' } }))).code).to.equal(
+        'E_OAUTH_PROVIDER_UNKNOWN',
+      );
+      expect((await failure(tokens.fetchToken('device_code', { client: o2sClient }))).code).to.equal(
+        'E_OAUTH_GRANT_UNKNOWN',
+      );
+      expect((await failure(tokens.fetchToken('password', { client: undefined as never }))).code).to.equal(
+        'E_OAUTH_CLIENT_INVALID',
+      );
+      expect(
+        (await failure(tokens.fetchToken('password', { client: { provider: 'o2s_local', guid: '' } }))).code,
+      ).to.equal('E_OAUTH_CLIENT_INVALID');
     });
 
     it('refuses a response mode the provider does not allow', async () => {
-      const err = await failure(tokens.authorizationUrl({ client: { provider: 'test_example_1', guid: 'example-id' }, params: { responseMode: 'web_message', redirectUri: 'https://crm.example/return' } }));
+      const err = await failure(
+        tokens.authorizationUrl({
+          client: { provider: 'test_example_1', guid: 'example-id' },
+          params: { responseMode: 'web_message', redirectUri: 'https://crm.example/return' },
+        }),
+      );
       expect(err.code).to.equal('E_OAUTH_CLIENT_INVALID');
       expect(err.message).to.equal('Unsupported response mode: web_message');
     });
 
-    it('builds the reference\'s test_example URLs (comma separator, explicit scopes)', async () => {
+    it("builds the reference's test_example URLs (comma separator, explicit scopes)", async () => {
       const client = { provider: 'test_example_1', guid: 'example-id' };
-      const start = await tokens.authorizationUrl({ client, params: { redirectUri: 'https://crm.example/crm/oauth-client/return' } });
+      const start = await tokens.authorizationUrl({
+        client,
+        params: { redirectUri: 'https://crm.example/crm/oauth-client/return' },
+      });
       const u = new URL(start.url);
       expect(u.host + u.pathname).to.equal('example.com/one/auth');
       expect(u.searchParams.get('scope')).to.equal('scope-1-foo,scope-1-bar');
-      const one = new URL((await tokens.authorizationUrl({ client, scopes: 'scope-1-bar', params: { redirectUri: 'https://crm.example/r' } })).url);
+      const one = new URL(
+        (
+          await tokens.authorizationUrl({
+            client,
+            scopes: 'scope-1-bar',
+            params: { redirectUri: 'https://crm.example/r' },
+          })
+        ).url,
+      );
       expect(one.searchParams.get('scope')).to.equal('scope-1-bar');
-      const web = new URL((await tokens.authorizationUrl({ client: { provider: 'test_example_3', guid: 'e' }, params: { responseMode: 'web_message', redirectUri: 'https://crm.example/r' } })).url);
+      const web = new URL(
+        (
+          await tokens.authorizationUrl({
+            client: { provider: 'test_example_3', guid: 'e' },
+            params: { responseMode: 'web_message', redirectUri: 'https://crm.example/r' },
+          })
+        ).url,
+      );
       expect(web.searchParams.get('response_mode')).to.equal('web_message');
     });
 
     it('refuses to send credentials over plain HTTP to a non-loopback host', async () => {
       const client = { provider: 'hooked', guid: 'g', secret: 's' };
-      const provider = { name: 'hooked', title: 'Plain HTTP', class: 'generic', options: { urlAuthorize: 'http://insecure.example/a', urlAccessToken: 'http://insecure.example/token' } };
+      const provider = {
+        name: 'hooked',
+        title: 'Plain HTTP',
+        class: 'generic',
+        options: { urlAuthorize: 'http://insecure.example/a', urlAccessToken: 'http://insecure.example/token' },
+      };
       const err = await failure(tokens.fetchToken('client_credentials', { client, provider }));
       expect(err.code).to.equal('E_OAUTH_INSECURE');
     });
 
     it('needs a redirect URI when the service has no public URL', async () => {
-      const err = await failure(tokens.authorizationUrl({ client: { provider: 'test_example_1', guid: 'example-id' } }));
+      const err = await failure(
+        tokens.authorizationUrl({ client: { provider: 'test_example_1', guid: 'example-id' } }),
+      );
       expect(err.code).to.equal('E_OAUTH_CLIENT_INVALID');
       expect(err.message).to.contain('server.publicUrl');
     });

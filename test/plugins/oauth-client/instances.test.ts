@@ -18,7 +18,11 @@ describe('oauth-client: provider flush across instances', function () {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'crm-flush-'));
   before(async function () {
     if (!process.env.DATABASE_URL) this.skip();
-    a = await bootTestKernel({ plugins: ['oauth-client'], config: { dataDir, pluginConfig: { users: { firstRun: false } } }, logLevel: 'warn' });
+    a = await bootTestKernel({
+      plugins: ['oauth-client'],
+      config: { dataDir, pluginConfig: { users: { firstRun: false } } },
+      logLevel: 'warn',
+    });
     b = await createKernel({ config: a.config, log: createLogger({ level: 'silent' }) });
   });
   after(async () => {
@@ -27,12 +31,22 @@ describe('oauth-client: provider flush across instances', function () {
   });
 
   it('a provider added to the private folder appears on instance A once instance B runs crm flush', async () => {
-    const names = async () => (await a.kernel.container.resolve<ProviderRegistry>('oauthProviders').list()).map((p) => p.name);
+    const names = async () =>
+      (await a.kernel.container.resolve<ProviderRegistry>('oauthProviders').list()).map((p) => p.name);
     expect(await names()).to.not.include('late-provider');
     mkdirSync(path.join(dataDir, 'oauth-providers'), { recursive: true });
-    writeFileSync(path.join(dataDir, 'oauth-providers', 'late-provider.json'), JSON.stringify({
-      title: 'Late', options: { urlAuthorize: 'https://auth.example.org/authorize', urlAccessToken: 'https://auth.example.org/token', urlResourceOwnerDetails: null, scopes: ['x'] },
-    }));
+    writeFileSync(
+      path.join(dataDir, 'oauth-providers', 'late-provider.json'),
+      JSON.stringify({
+        title: 'Late',
+        options: {
+          urlAuthorize: 'https://auth.example.org/authorize',
+          urlAccessToken: 'https://auth.example.org/token',
+          urlResourceOwnerDetails: null,
+          scopes: ['x'],
+        },
+      }),
+    );
     expect(await names(), 'cached until flushed').to.not.include('late-provider');
     const flush = ((await b.hooks.run(cliCommands)) as CliCommand[]).find((c) => c.name === 'flush')!;
     await flush.run([], {}, b);

@@ -22,7 +22,14 @@ function setup(cacheTtl = 600) {
     builds: () => builds,
     setTitle: (t: string) => (title = t),
     advance: (ms: number) => (now += ms),
-    hold: () => { let release!: () => void; gate = new Promise((r) => (release = r)); return () => { gate = undefined; release(); }; },
+    hold: () => {
+      let release!: () => void;
+      gate = new Promise((r) => (release = r));
+      return () => {
+        gate = undefined;
+        release();
+      };
+    },
   };
 }
 

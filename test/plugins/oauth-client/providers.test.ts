@@ -9,7 +9,12 @@ import { expect } from 'chai';
 import { bootTestKernel, type TestKernel } from '../../../kernel/testing';
 import { isKernelError, type KernelError } from '../../../kernel';
 import { GenericProvider } from '../../../plugins/oauth-client/drivers';
-import { mergeProviders, providerNameFromFile, readProviderDir, type ProviderRegistry } from '../../../plugins/oauth-client/providers';
+import {
+  mergeProviders,
+  providerNameFromFile,
+  readProviderDir,
+  type ProviderRegistry,
+} from '../../../plugins/oauth-client/providers';
 import { CORE_PROVIDERS_DIR } from '../../../plugins/oauth-client/register';
 import { OAUTH_BASE_PLUGINS, tempDataDir } from '../../support/oauth-servers';
 
@@ -49,9 +54,14 @@ describe('oauth-client providers', () => {
       const dir = tempDataDir();
       try {
         writeFileSync(path.join(dir, 'broken.json'), '{ "title": ');
-        expect(() => readProviderDir(dir, { includeTests: false, label: 'here' })).to.throw(/OAuth provider file here\/broken\.json is not valid JSON/);
+        expect(() => readProviderDir(dir, { includeTests: false, label: 'here' })).to.throw(
+          /OAuth provider file here\/broken\.json is not valid JSON/,
+        );
         rmSync(path.join(dir, 'broken.json'));
-        writeFileSync(path.join(dir, 'shape.json'), JSON.stringify({ title: 'T', options: { scopes: 'one' }, colour: 'red' }));
+        writeFileSync(
+          path.join(dir, 'shape.json'),
+          JSON.stringify({ title: 'T', options: { scopes: 'one' }, colour: 'red' }),
+        );
         let err: KernelError | undefined;
         try {
           readProviderDir(dir, { includeTests: false, label: 'here' });
@@ -59,7 +69,10 @@ describe('oauth-client providers', () => {
           err = e as KernelError;
         }
         expect(err?.code).to.equal('E_OAUTH_PROVIDER_INVALID');
-        expect(err?.message).to.contain('file here/shape.json').and.contain('options.scopes must be array').and.contain("must NOT have additional properties 'colour'");
+        expect(err?.message)
+          .to.contain('file here/shape.json')
+          .and.contain('options.scopes must be array')
+          .and.contain("must NOT have additional properties 'colour'");
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
@@ -67,10 +80,22 @@ describe('oauth-client providers', () => {
 
     it('merges by name, a later contribution replacing the earlier one whole, class defaulting to generic', () => {
       const merged = mergeProviders([
-        { plugin: 'a', item: { name: 'p', title: 'First', tags: ['x'], options: { urlAuthorize: 'https://a/', scopes: ['s'] } } },
+        {
+          plugin: 'a',
+          item: { name: 'p', title: 'First', tags: ['x'], options: { urlAuthorize: 'https://a/', scopes: ['s'] } },
+        },
         { plugin: 'b', item: { name: 'p', title: 'Second', options: { urlAuthorize: 'https://b/' } } },
       ]);
-      expect(merged).to.deep.equal([{ name: 'p', title: 'Second', class: 'generic', tags: [], options: { urlAuthorize: 'https://b/' }, source: 'plugin:b' }]);
+      expect(merged).to.deep.equal([
+        {
+          name: 'p',
+          title: 'Second',
+          class: 'generic',
+          tags: [],
+          options: { urlAuthorize: 'https://b/' },
+          source: 'plugin:b',
+        },
+      ]);
     });
   });
 
@@ -83,9 +108,23 @@ describe('oauth-client providers', () => {
       dataDir = tempDataDir();
       const priv = path.join(dataDir, 'oauth-providers');
       mkdirSync(priv, { recursive: true });
-      writeFileSync(path.join(priv, 'gmail.json'), JSON.stringify({ title: 'Private Gmail', options: { urlAuthorize: 'https://private.example/auth', urlAccessToken: 'https://private.example/token' } }));
-      writeFileSync(path.join(priv, 'overridden_privately.json'), JSON.stringify({ title: 'From the private folder', options: { urlAuthorize: 'https://private.example/auth' } }));
-      t = await bootTestKernel({ plugins: [...OAUTH_BASE_PLUGINS, 'oauth-extra-providers'], pluginDirs: [fixtures], config: { dataDir }, logLevel: 'warn' });
+      writeFileSync(
+        path.join(priv, 'gmail.json'),
+        JSON.stringify({
+          title: 'Private Gmail',
+          options: { urlAuthorize: 'https://private.example/auth', urlAccessToken: 'https://private.example/token' },
+        }),
+      );
+      writeFileSync(
+        path.join(priv, 'overridden_privately.json'),
+        JSON.stringify({ title: 'From the private folder', options: { urlAuthorize: 'https://private.example/auth' } }),
+      );
+      t = await bootTestKernel({
+        plugins: [...OAUTH_BASE_PLUGINS, 'oauth-extra-providers'],
+        pluginDirs: [fixtures],
+        config: { dataDir },
+        logLevel: 'warn',
+      });
       providers = t.kernel.container.resolve('oauthProviders');
     });
 
@@ -96,7 +135,16 @@ describe('oauth-client providers', () => {
 
     it('holds core files, test files (test mode), hook providers and private files', async () => {
       const names = (await providers.list()).map((p) => p.name);
-      expect(names).to.include.members(['gmail', 'ms-exchange', 'test_example_1', 'test_example_2', 'test_example_3', 'hooked_example', 'special', 'overridden_privately']);
+      expect(names).to.include.members([
+        'gmail',
+        'ms-exchange',
+        'test_example_1',
+        'test_example_2',
+        'test_example_3',
+        'hooked_example',
+        'special',
+        'overridden_privately',
+      ]);
       expect(names).to.deep.equal([...names].sort());
       const hooked = await providers.get('hooked_example');
       expect(hooked).to.include({ title: 'Hooked Example', class: 'generic', source: 'plugin:oauth-extra-providers' });
@@ -124,7 +172,10 @@ describe('oauth-client providers', () => {
 
     it('lets a plugin replace a core file provider of the same name', async () => {
       const three = await providers.get('test_example_3');
-      expect(three).to.include({ title: 'Third example, replaced by a plugin', source: 'plugin:oauth-extra-providers' });
+      expect(three).to.include({
+        title: 'Third example, replaced by a plugin',
+        source: 'plugin:oauth-extra-providers',
+      });
       expect(three.options).to.deep.equal({ urlAuthorize: 'https://plugin.example/three' });
     });
 
@@ -170,7 +221,9 @@ describe('oauth-client providers', () => {
         let err: KernelError | undefined;
         await providers.list().catch((e) => (err = e));
         expect(err?.code).to.equal('E_OAUTH_PROVIDER_INVALID');
-        expect(err?.message).to.contain('<dataDir>/oauth-providers/bad.json').and.contain("must have required property 'title'");
+        expect(err?.message)
+          .to.contain('<dataDir>/oauth-providers/bad.json')
+          .and.contain("must have required property 'title'");
       } finally {
         rmSync(file);
         providers.flush();
@@ -189,7 +242,9 @@ describe('oauth-client providers', () => {
         expect(driver.authorizeUrl(c)).to.equal('https://login.microsoftonline.com/common/oauth2/v2.0/authorize');
         expect(driver.tokenUrl(c)).to.equal('https://login.microsoftonline.com/common/oauth2/v2.0/token');
         const tenanted = { ...c, tenant: '123-456-789' };
-        expect(driver.authorizeUrl(tenanted)).to.equal('https://login.microsoftonline.com/123-456-789/oauth2/v2.0/authorize');
+        expect(driver.authorizeUrl(tenanted)).to.equal(
+          'https://login.microsoftonline.com/123-456-789/oauth2/v2.0/authorize',
+        );
         expect(driver.tokenUrl(tenanted)).to.equal('https://login.microsoftonline.com/123-456-789/oauth2/v2.0/token');
         expect(driver.options(tenanted).urlResourceOwnerDetails).to.equal('{{use_id_token}}');
         const plain = await t.kernel.container.resolve<ProviderRegistry>('oauthProviders').driver('test_example_1');
@@ -216,25 +271,47 @@ describe('oauth-client providers', () => {
     });
 
     it('names the plugin of a malformed hook provider', async () => {
-      const err = await bootError({ plugins: [...OAUTH_BASE_PLUGINS, 'oauth-bad-provider'], pluginDirs: [fixtures], config: { dataDir: tempDataDir() } });
+      const err = await bootError({
+        plugins: [...OAUTH_BASE_PLUGINS, 'oauth-bad-provider'],
+        pluginDirs: [fixtures],
+        config: { dataDir: tempDataDir() },
+      });
       expect(err.code).to.equal('E_OAUTH_PROVIDER_INVALID');
-      expect(err.message).to.contain('"broken" from plugin oauth-bad-provider').and.contain('options.scopes must be array');
+      expect(err.message)
+        .to.contain('"broken" from plugin oauth-bad-provider')
+        .and.contain('options.scopes must be array');
     });
 
     it('refuses two plugins registering the same provider class, naming both', async () => {
-      const err = await bootError({ plugins: [...OAUTH_BASE_PLUGINS, 'oauth-dup-class'], pluginDirs: [fixtures], config: { dataDir: tempDataDir() } });
+      const err = await bootError({
+        plugins: [...OAUTH_BASE_PLUGINS, 'oauth-dup-class'],
+        pluginDirs: [fixtures],
+        config: { dataDir: tempDataDir() },
+      });
       expect(err.code).to.equal('E_HOOK_DUPLICATE');
-      expect(err.message).to.equal('OAuth provider class "generic" is contributed by both plugin oauth-client and plugin oauth-dup-class');
+      expect(err.message).to.equal(
+        'OAuth provider class "generic" is contributed by both plugin oauth-client and plugin oauth-dup-class',
+      );
     });
 
     it('refuses two plugins claiming the same grant type or alias, naming both', async () => {
-      const err = await bootError({ plugins: [...OAUTH_BASE_PLUGINS, 'oauth-grant-password', 'oauth-dup-grant'], pluginDirs: [fixtures], config: { dataDir: tempDataDir() } });
+      const err = await bootError({
+        plugins: [...OAUTH_BASE_PLUGINS, 'oauth-grant-password', 'oauth-dup-grant'],
+        pluginDirs: [fixtures],
+        config: { dataDir: tempDataDir() },
+      });
       expect(err.code).to.equal('E_HOOK_DUPLICATE');
-      expect(err.message).to.match(/^OAuth grant type "userPassword" is contributed by both plugin oauth-(grant-password|dup-grant) and plugin oauth-(grant-password|dup-grant)$/);
+      expect(err.message).to.match(
+        /^OAuth grant type "userPassword" is contributed by both plugin oauth-(grant-password|dup-grant) and plugin oauth-(grant-password|dup-grant)$/,
+      );
     });
 
     it('leaves test providers out outside test mode', async () => {
-      const t = await bootTestKernel({ plugins: OAUTH_BASE_PLUGINS, config: { mode: 'development', dataDir: tempDataDir(), pluginConfig: { users: { firstRun: false } } }, logLevel: 'warn' });
+      const t = await bootTestKernel({
+        plugins: OAUTH_BASE_PLUGINS,
+        config: { mode: 'development', dataDir: tempDataDir(), pluginConfig: { users: { firstRun: false } } },
+        logLevel: 'warn',
+      });
       try {
         const names = (await t.kernel.container.resolve<ProviderRegistry>('oauthProviders').list()).map((p) => p.name);
         expect(names).to.include('gmail');

@@ -2,7 +2,13 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import {
-  buildTokenRecord, computeExpires, mergeRefreshed, needsRefresh, ownerName, redactRaw, splitScopes,
+  buildTokenRecord,
+  computeExpires,
+  mergeRefreshed,
+  needsRefresh,
+  ownerName,
+  redactRaw,
+  splitScopes,
 } from '../../../plugins/oauth-client/token-record';
 
 const NOW = 1_800_000_000;
@@ -49,47 +55,100 @@ describe('oauth-client token records (pure)', () => {
 
   describe('buildTokenRecord', () => {
     const response = {
-      access_token: 'AT-secret', refresh_token: 'RT-secret', id_token: 'ID.TOKEN.x', token_type: 'Bearer', expires_in: 3600, scope: 'foo', custom: 1,
+      access_token: 'AT-secret',
+      refresh_token: 'RT-secret',
+      id_token: 'ID.TOKEN.x',
+      token_type: 'Bearer',
+      expires_in: 3600,
+      scope: 'foo',
+      custom: 1,
     };
 
     it('computes every field a token record needs', () => {
       const record = buildTokenRecord({
-        response, grantType: 'authorization_code', requestedScopes: ['foo', 'bar'], scopeSeparator: ' ', clientId: 3, tag: 'MailSettings:1',
-        owner: { owner: { email: 'test@baz.biff' }, name: 'test@baz.biff' }, now: NOW,
+        response,
+        grantType: 'authorization_code',
+        requestedScopes: ['foo', 'bar'],
+        scopeSeparator: ' ',
+        clientId: 3,
+        tag: 'MailSettings:1',
+        owner: { owner: { email: 'test@baz.biff' }, name: 'test@baz.biff' },
+        now: NOW,
       });
       expect(record).to.deep.equal({
-        client_id: 3, grant_type: 'authorization_code', tag: 'MailSettings:1', scopes: ['foo'], token_type: 'Bearer',
-        access_token: 'AT-secret', refresh_token: 'RT-secret', expires: NOW + 3600,
-        resource_owner_name: 'test@baz.biff', resource_owner: { email: 'test@baz.biff' },
+        client_id: 3,
+        grant_type: 'authorization_code',
+        tag: 'MailSettings:1',
+        scopes: ['foo'],
+        token_type: 'Bearer',
+        access_token: 'AT-secret',
+        refresh_token: 'RT-secret',
+        expires: NOW + 3600,
+        resource_owner_name: 'test@baz.biff',
+        resource_owner: { email: 'test@baz.biff' },
         raw: { token_type: 'Bearer', expires_in: 3600, scope: 'foo', custom: 1 },
       });
     });
 
     it('falls back to the requested scopes and to nulls', () => {
-      const record = buildTokenRecord({ response: { access_token: 'a', token_type: 'bearer' }, grantType: 'password', requestedScopes: ['x', 'y'], scopeSeparator: ',', now: NOW });
-      expect(record).to.include({ client_id: null, tag: null, refresh_token: null, expires: null, resource_owner: null, resource_owner_name: null, token_type: 'bearer' });
+      const record = buildTokenRecord({
+        response: { access_token: 'a', token_type: 'bearer' },
+        grantType: 'password',
+        requestedScopes: ['x', 'y'],
+        scopeSeparator: ',',
+        now: NOW,
+      });
+      expect(record).to.include({
+        client_id: null,
+        tag: null,
+        refresh_token: null,
+        expires: null,
+        resource_owner: null,
+        resource_owner_name: null,
+        token_type: 'bearer',
+      });
       expect(record.scopes).to.deep.equal(['x', 'y']);
     });
 
     it('never puts a secret into raw', () => {
-      fc.assert(fc.property(fc.dictionary(fc.string(), fc.jsonValue()), (extra) => {
-        const raw = redactRaw({ ...extra, access_token: 'a', refresh_token: 'r', id_token: 'i' });
-        return !('access_token' in raw) && !('refresh_token' in raw) && !('id_token' in raw);
-      }));
+      fc.assert(
+        fc.property(fc.dictionary(fc.string(), fc.jsonValue()), (extra) => {
+          const raw = redactRaw({ ...extra, access_token: 'a', refresh_token: 'r', id_token: 'i' });
+          return !('access_token' in raw) && !('refresh_token' in raw) && !('id_token' in raw);
+        }),
+      );
     });
   });
 
   describe('mergeRefreshed', () => {
     const stored = {
-      id: 4, access_token: 'old-at', refresh_token: 'old-rt', token_type: 'Bearer', expires: NOW - 10, scopes: ['a'],
-      resource_owner_name: 'me', raw: { old: true }, error: { error: 'invalid_grant' },
+      id: 4,
+      access_token: 'old-at',
+      refresh_token: 'old-rt',
+      token_type: 'Bearer',
+      expires: NOW - 10,
+      scopes: ['a'],
+      resource_owner_name: 'me',
+      raw: { old: true },
+      error: { error: 'invalid_grant' },
     };
 
     it('copies the new tokens and expiry, replaces raw, clears the error, keeps scopes and owner', () => {
-      const next = mergeRefreshed(stored, { access_token: 'new-at', refresh_token: 'new-rt', token_type: 'Bearer', expires_in: 60, scope: 'b' }, NOW);
+      const next = mergeRefreshed(
+        stored,
+        { access_token: 'new-at', refresh_token: 'new-rt', token_type: 'Bearer', expires_in: 60, scope: 'b' },
+        NOW,
+      );
       expect(next).to.deep.equal({
-        id: 4, access_token: 'new-at', refresh_token: 'new-rt', token_type: 'Bearer', expires: NOW + 60, scopes: ['a'],
-        resource_owner_name: 'me', raw: { token_type: 'Bearer', expires_in: 60, scope: 'b' }, error: null,
+        id: 4,
+        access_token: 'new-at',
+        refresh_token: 'new-rt',
+        token_type: 'Bearer',
+        expires: NOW + 60,
+        scopes: ['a'],
+        resource_owner_name: 'me',
+        raw: { token_type: 'Bearer', expires_in: 60, scope: 'b' },
+        error: null,
       });
     });
 
@@ -116,10 +175,16 @@ describe('oauth-client token records (pure)', () => {
     });
 
     it('matches its definition for any expiry and threshold', () => {
-      fc.assert(fc.property(fc.integer({ min: 0, max: 2 ** 31 }), fc.integer({ min: -5, max: 100000 }), (expires, threshold) => {
-        const expected = threshold < 0 || expires === 0 || !(NOW < expires - threshold);
-        return needsRefresh({ expires }, { now: NOW, threshold }) === expected;
-      }));
+      fc.assert(
+        fc.property(
+          fc.integer({ min: 0, max: 2 ** 31 }),
+          fc.integer({ min: -5, max: 100000 }),
+          (expires, threshold) => {
+            const expected = threshold < 0 || expires === 0 || !(NOW < expires - threshold);
+            return needsRefresh({ expires }, { now: NOW, threshold }) === expected;
+          },
+        ),
+      );
     });
   });
 });

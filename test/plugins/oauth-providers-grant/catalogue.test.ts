@@ -26,8 +26,16 @@ describe('oauth-providers-grant', () => {
     });
 
     it('turns [subdomain] into {{tenant}} and flags tenancy', () => {
-      const aha = mapGrantEntry('aha', { authorize_url: 'https://[subdomain].aha.io/oauth/authorize', access_url: 'https://[subdomain].aha.io/oauth/token', oauth: 2 })!;
-      expect(aha.options).to.include({ urlAuthorize: 'https://{{tenant}}.aha.io/oauth/authorize', urlAccessToken: 'https://{{tenant}}.aha.io/oauth/token', tenancy: true });
+      const aha = mapGrantEntry('aha', {
+        authorize_url: 'https://[subdomain].aha.io/oauth/authorize',
+        access_url: 'https://[subdomain].aha.io/oauth/token',
+        oauth: 2,
+      })!;
+      expect(aha.options).to.include({
+        urlAuthorize: 'https://{{tenant}}.aha.io/oauth/authorize',
+        urlAccessToken: 'https://{{tenant}}.aha.io/oauth/token',
+        tenancy: true,
+      });
     });
 
     it('skips OAuth 1 entries and entries without both URLs', () => {
@@ -51,8 +59,18 @@ describe('oauth-providers-grant', () => {
     before(async () => {
       dataDir = tempDataDir();
       mkdirSync(path.join(dataDir, 'oauth-providers'));
-      writeFileSync(path.join(dataDir, 'oauth-providers', 'github.json'), JSON.stringify({ title: 'Our GitHub', options: { urlAuthorize: 'https://github.example/auth', scopeSeparator: ' ' } }));
-      t = await bootTestKernel({ plugins: [...OAUTH_BASE_PLUGINS, 'oauth-providers-grant'], config: { dataDir }, logLevel: 'warn' });
+      writeFileSync(
+        path.join(dataDir, 'oauth-providers', 'github.json'),
+        JSON.stringify({
+          title: 'Our GitHub',
+          options: { urlAuthorize: 'https://github.example/auth', scopeSeparator: ' ' },
+        }),
+      );
+      t = await bootTestKernel({
+        plugins: [...OAUTH_BASE_PLUGINS, 'oauth-providers-grant'],
+        config: { dataDir },
+        logLevel: 'warn',
+      });
       providers = t.kernel.container.resolve('oauthProviders');
     });
 
@@ -76,7 +94,9 @@ describe('oauth-providers-grant', () => {
 
     it('fills a subdomain provider from the client tenant', async () => {
       const { oauth } = loadGrantCatalogue();
-      const name = Object.keys(oauth).find((k) => oauth[k].oauth === 2 && oauth[k].authorize_url!.includes('[subdomain]'))!;
+      const name = Object.keys(oauth).find(
+        (k) => oauth[k].oauth === 2 && oauth[k].authorize_url!.includes('[subdomain]'),
+      )!;
       const driver = await providers.driver(name);
       const url = driver.authorizeUrl({ provider: name, guid: 'g', tenant: 'acme' });
       expect(url).to.equal(oauth[name].authorize_url!.replace('[subdomain]', 'acme'));

@@ -11,9 +11,14 @@ describe('rest-api3: /crm/ajax/rest', () => {
   });
   after(() => t.close());
 
-  const get = async (qs: string, headers: Record<string, string> = USER) => (await t.http()).get(`${PATH}?${qs}`).set(headers);
+  const get = async (qs: string, headers: Record<string, string> = USER) =>
+    (await t.http()).get(`${PATH}?${qs}`).set(headers);
   const post = async (qs: string, body: string, headers: Record<string, string> = USER) =>
-    (await t.http()).post(`${PATH}${qs ? `?${qs}` : ''}`).set(headers).type('form').send(body);
+    (await t.http())
+      .post(`${PATH}${qs ? `?${qs}` : ''}`)
+      .set(headers)
+      .type('form')
+      .send(body);
   /** The params TestThing.getparams received. */
   const echoed = (res: { body: { values: Array<Record<string, unknown>> } }) => res.body.values[0];
 
@@ -26,16 +31,26 @@ describe('rest-api3: /crm/ajax/rest', () => {
       const { collectRoutes } = await import('../../../kernel');
       const routes = await collectRoutes(t.kernel);
       const auth = Object.fromEntries(routes.filter((r) => r.plugin === 'rest-api3').map((r) => [r.name, r.auth]));
-      expect(auth).to.deep.equal({ ajax: ['authx', 'legacy-keys', 'session'], extern: ['legacy-keys'], wp: ['legacy-keys'] });
+      expect(auth).to.deep.equal({
+        ajax: ['authx', 'legacy-keys', 'session'],
+        extern: ['legacy-keys'],
+        wp: ['legacy-keys'],
+      });
     });
 
     it('answers 403 with an unauthorized envelope when the caller lacks access CRM / access AJAX API', async () => {
       const anon = await get('entity=TestThing&action=get&json=1', {});
       expect(anon.status).to.equal(403);
       expect(anon.body).to.include({ error_code: 'unauthorized', is_error: 1 });
-      const other = await get('entity=TestThing&action=get&json=1', { 'x-test-perms': 'view all contacts', 'x-test-flow': 'param' });
+      const other = await get('entity=TestThing&action=get&json=1', {
+        'x-test-perms': 'view all contacts',
+        'x-test-flow': 'param',
+      });
       expect(other.status).to.equal(403);
-      const ajaxOnly = await get('entity=System&action=get&json=1', { 'x-test-perms': 'access AJAX API', 'x-test-flow': 'param' });
+      const ajaxOnly = await get('entity=System&action=get&json=1', {
+        'x-test-perms': 'access AJAX API',
+        'x-test-flow': 'param',
+      });
       expect(ajaxOnly.status).to.equal(200);
       // Past the menu check, the API's own permission check answers with an envelope at HTTP 200.
       expect(ajaxOnly.body).to.include({ error_code: 'unauthorized', entity: 'System', action: 'get', is_error: 1 });
@@ -43,22 +58,41 @@ describe('rest-api3: /crm/ajax/rest', () => {
     });
 
     it('applies the CSRF guard to header and session flows only', async () => {
-      const csrf = await get('entity=TestThing&action=get&json=1', { 'x-test-perms': 'access CRM', 'x-test-flow': 'header' });
+      const csrf = await get('entity=TestThing&action=get&json=1', {
+        'x-test-perms': 'access CRM',
+        'x-test-flow': 'header',
+      });
       expect(csrf.status).to.equal(200);
       expect(csrf.type).to.equal('application/json');
       expect(Object.keys(csrf.body)).to.deep.equal(['IP', 'level', 'referer', 'reason', 'is_error', 'error_message']);
-      expect(csrf.body).to.include({ level: 'security', referer: null, reason: 'CSRF suspected', is_error: 1,
-        error_message: 'SECURITY ALERT: Ajax requests can only be issued by javascript clients, eg. CRM.api3().' });
+      expect(csrf.body).to.include({
+        level: 'security',
+        referer: null,
+        reason: 'CSRF suspected',
+        is_error: 1,
+        error_message: 'SECURITY ALERT: Ajax requests can only be issued by javascript clients, eg. CRM.api3().',
+      });
       // Always JSON, even when XML was asked for.
-      const xml = await get('entity=TestThing&action=get', { 'x-test-perms': 'access CRM', 'x-test-flow': 'session', referer: 'https://x.example/' });
+      const xml = await get('entity=TestThing&action=get', {
+        'x-test-perms': 'access CRM',
+        'x-test-flow': 'session',
+        referer: 'https://x.example/',
+      });
       expect(xml.type).to.equal('application/json');
       expect(xml.body.referer).to.equal('https://x.example/');
       for (const flow of ['header', 'session', 'login', 'auto']) {
-        const ok = await get('entity=TestThing&action=getcount&json=1', { 'x-test-perms': 'access CRM', 'x-test-flow': flow, 'X-Requested-With': 'XMLHttpRequest' });
+        const ok = await get('entity=TestThing&action=getcount&json=1', {
+          'x-test-perms': 'access CRM',
+          'x-test-flow': flow,
+          'X-Requested-With': 'XMLHttpRequest',
+        });
         expect(ok.body, flow).to.deep.equal({ is_error: 0, result: 2 });
       }
       for (const flow of ['param', 'xheader', 'legacyrest']) {
-        const ok = await get('entity=TestThing&action=getcount&json=1', { 'x-test-perms': 'access CRM', 'x-test-flow': flow });
+        const ok = await get('entity=TestThing&action=getcount&json=1', {
+          'x-test-perms': 'access CRM',
+          'x-test-flow': flow,
+        });
         expect(ok.body, flow).to.deep.equal({ is_error: 0, result: 2 });
       }
     });
@@ -67,7 +101,11 @@ describe('rest-api3: /crm/ajax/rest', () => {
       const res = await get('entity=TestThing&action=create&json=1&name=x');
       expect(res.status).to.equal(200);
       expect(Object.keys(res.body)).to.deep.equal(['IP', 'level', 'referer', 'reason', 'is_error', 'error_message']);
-      expect(res.body).to.include({ reason: 'Destructive HTTP GET', is_error: 1, error_message: 'SECURITY: All requests that modify the database must be http POST, not GET.' });
+      expect(res.body).to.include({
+        reason: 'Destructive HTTP GET',
+        is_error: 1,
+        error_message: 'SECURITY: All requests that modify the database must be http POST, not GET.',
+      });
       const del = await get('entity=TestThing&action=Delete&json=1');
       expect(del.body.reason).to.equal('Destructive HTTP GET');
       const check = await get('entity=TestThing&action=check&json=1');
@@ -82,7 +120,9 @@ describe('rest-api3: /crm/ajax/rest', () => {
     it('reports a missing entity or action with the reference text', async () => {
       for (const qs of ['action=get&json=1', 'entity=TestThing&json=1', 'json=1', 'entity=&action=get&json=1']) {
         const res = await get(qs);
-        expect(res.text, qs).to.equal('{"error_message":"missing mandatory params \\"entity=\\" or \\"action=\\"","is_error":1}');
+        expect(res.text, qs).to.equal(
+          '{"error_message":"missing mandatory params \\"entity=\\" or \\"action=\\"","is_error":1}',
+        );
       }
     });
 
@@ -109,7 +149,10 @@ describe('rest-api3: /crm/ajax/rest', () => {
 
   describe('parameters', () => {
     it('merges query and form body, POST winning, and mangles top-level names', async () => {
-      const res = await post('entity=TestThing&action=getparams&json=1&a=get&b=get', 'a=post&option.limit=5&my%20x=1&options[offset]=2');
+      const res = await post(
+        'entity=TestThing&action=getparams&json=1&a=get&b=get',
+        'a=post&option.limit=5&my%20x=1&options[offset]=2',
+      );
       const p = echoed(res);
       expect(p).to.include({ a: 'post', b: 'get', option_limit: '5', my_x: '1', check_permissions: true, version: 3 });
       expect(p.options).to.deep.equal({ offset: '2' });
@@ -122,7 +165,9 @@ describe('rest-api3: /crm/ajax/rest', () => {
     });
 
     it('builds nested params from brackets and adds return.<key>', async () => {
-      const res = await get('entity=TestThing&action=getparams&json=1&options[limit]=5&return[]=email&return[]=id&id[IN][]=1&id[IN][]=2');
+      const res = await get(
+        'entity=TestThing&action=getparams&json=1&options[limit]=5&return[]=email&return[]=id&id[IN][]=1&id[IN][]=2',
+      );
       const p = echoed(res);
       expect(p.options).to.deep.equal({ limit: '5' });
       expect(p.return).to.deep.equal(['email', 'id']);
@@ -131,7 +176,9 @@ describe('rest-api3: /crm/ajax/rest', () => {
     });
 
     it('decodes json={…} as the base and lets request params override it; dotted keys inside stay', async () => {
-      const json = encodeURIComponent(JSON.stringify({ sequential: 1, 'option.limit': 3, name: 'json', nested: { a: [1, 2] } }));
+      const json = encodeURIComponent(
+        JSON.stringify({ sequential: 1, 'option.limit': 3, name: 'json', nested: { a: [1, 2] } }),
+      );
       const res = await get(`entity=TestThing&action=getparams&json=${json}&name=url`);
       const p = echoed(res);
       expect(p).to.include({ sequential: 1, 'option.limit': 3, name: 'url' });
@@ -145,9 +192,18 @@ describe('rest-api3: /crm/ajax/rest', () => {
     });
 
     it('reads multipart bodies', async () => {
-      const res = await (await t.http()).post(PATH).set(USER)
-        .field('entity', 'TestThing').field('action', 'getparams').field('json', '1')
-        .field('options[limit]', '7').field('return[]', 'email').field('return[]', 'phone').field('option.sort', 'id');
+      const res = await (
+        await t.http()
+      )
+        .post(PATH)
+        .set(USER)
+        .field('entity', 'TestThing')
+        .field('action', 'getparams')
+        .field('json', '1')
+        .field('options[limit]', '7')
+        .field('return[]', 'email')
+        .field('return[]', 'phone')
+        .field('option.sort', 'id');
       const p = echoed(res);
       expect(p.options).to.deep.equal({ limit: '7' });
       expect(p.return).to.deep.equal(['email', 'phone']);
@@ -155,9 +211,13 @@ describe('rest-api3: /crm/ajax/rest', () => {
     });
 
     it('keeps credentials and AuthX params out of the API params; forces check_permissions', async () => {
-      const res = await post('', 'entity=TestThing&action=getparams&json=1&key=site&api_key=secret&_authx=Bearer+x&_authxSes=1&_authxSiteKey=s&check_permissions=0&q=civicrm/x/y');
+      const res = await post(
+        '',
+        'entity=TestThing&action=getparams&json=1&key=site&api_key=secret&_authx=Bearer+x&_authxSes=1&_authxSiteKey=s&check_permissions=0&q=civicrm/x/y',
+      );
       const p = echoed(res);
-      for (const k of ['key', 'api_key', '_authx', '_authxSes', '_authxSiteKey', 'q', 'entity', 'action', 'json']) expect(p, k).to.not.have.property(k);
+      for (const k of ['key', 'api_key', '_authx', '_authxSes', '_authxSiteKey', 'q', 'entity', 'action', 'json'])
+        expect(p, k).to.not.have.property(k);
       expect(p.check_permissions).to.equal(true);
     });
 
@@ -179,7 +239,9 @@ describe('rest-api3: /crm/ajax/rest', () => {
     it('wraps scalars and appends is_error to flat results', async () => {
       expect((await get('entity=TestThing&action=getcount&json=1')).text).to.equal('{"is_error":0,"result":2}');
       expect((await get('entity=TestThing&action=getvalue&json=1')).text).to.equal('{"is_error":0,"result":"Bob"}');
-      expect((await get('entity=TestThing&action=getvalue&return=none&json=1')).text).to.equal('{"is_error":0,"result":0}');
+      expect((await get('entity=TestThing&action=getvalue&return=none&json=1')).text).to.equal(
+        '{"is_error":0,"result":0}',
+      );
       const single = await get('entity=TestThing&action=getsingle&json=1');
       expect(single.text).to.equal('{"id":"3","display_name":"Ann & Bo <ab>","email":"ann@example.org","is_error":0}');
       const del = await post('', 'entity=TestThing&action=delete&json=1&id=3');
@@ -216,7 +278,10 @@ describe('rest-api3: /crm/ajax/rest', () => {
       golden('rest-api3/getempty.xml', (await get('entity=TestThing&action=getempty')).text);
       golden('rest-api3/error-thrown.xml', (await get('entity=TestThing&action=getfail')).text);
       golden('rest-api3/error-returned.xml', (await get('entity=TestThing&action=getreturned')).text);
-      golden('rest-api3/destructive-get.xml', (await get('entity=TestThing&action=create')).text.replace(/<IP>[^<]*<\/IP>/, '<IP>…</IP>'));
+      golden(
+        'rest-api3/destructive-get.xml',
+        (await get('entity=TestThing&action=create')).text.replace(/<IP>[^<]*<\/IP>/, '<IP>…</IP>'),
+      );
     });
   });
 
@@ -224,8 +289,20 @@ describe('rest-api3: /crm/ajax/rest', () => {
     it('lays out thrown errors in the reference key order', async () => {
       const res = await get('entity=TestThing&action=getfail&json=1');
       expect(res.status).to.equal(200);
-      expect(Object.keys(res.body)).to.deep.equal(['fields', 'error_code', 'entity', 'action', 'is_error', 'error_message']);
-      expect(res.body).to.deep.include({ fields: ['contact_type'], error_code: 'mandatory_missing', entity: 'TestThing', action: 'getfail' });
+      expect(Object.keys(res.body)).to.deep.equal([
+        'fields',
+        'error_code',
+        'entity',
+        'action',
+        'is_error',
+        'error_message',
+      ]);
+      expect(res.body).to.deep.include({
+        fields: ['contact_type'],
+        error_code: 'mandatory_missing',
+        entity: 'TestThing',
+        action: 'getfail',
+      });
     });
 
     it('renders returned errors without error_code, entity and action', async () => {
@@ -248,12 +325,21 @@ describe('rest-api3: /crm/ajax/rest', () => {
 
   describe('batch calls (entity=api3&action=call)', () => {
     it('keys the output like the input: list in, list out; object in, object out', async () => {
-      const list = JSON.stringify([['TestThing', 'getcount', {}], ['TestThing', 'getsingle', {}], ['TestThing', 'getfail', {}]]);
+      const list = JSON.stringify([
+        ['TestThing', 'getcount', {}],
+        ['TestThing', 'getsingle', {}],
+        ['TestThing', 'getfail', {}],
+      ]);
       const res = await post('', `entity=api3&action=call&json=${encodeURIComponent(list)}`);
       expect(res.body).to.be.an('array').with.length(3);
       expect(res.body[0]).to.equal(2);
       expect(res.body[1]).to.include({ id: '3' });
-      expect(res.body[2]).to.include({ error_code: 'mandatory_missing', entity: 'TestThing', action: 'getfail', is_error: 1 });
+      expect(res.body[2]).to.include({
+        error_code: 'mandatory_missing',
+        entity: 'TestThing',
+        action: 'getfail',
+        is_error: 1,
+      });
       const obj = JSON.stringify({ one: ['TestThing', 'get', { sequential: 1 }], two: ['Nope', 'get'] });
       const res2 = await post('', `entity=api3&action=call&json=${encodeURIComponent(obj)}`);
       expect(Object.keys(res2.body)).to.deep.equal(['one', 'two']);
@@ -262,7 +348,10 @@ describe('rest-api3: /crm/ajax/rest', () => {
     });
 
     it('applies the GET guard and forced permission checks to each sub-call', async () => {
-      const calls = JSON.stringify([['TestThing', 'create', {}], ['TestThing', 'getparams', { check_permissions: 0 }]]);
+      const calls = JSON.stringify([
+        ['TestThing', 'create', {}],
+        ['TestThing', 'getparams', { check_permissions: 0 }],
+      ]);
       const res = await get(`entity=api3&action=call&json=${encodeURIComponent(calls)}`);
       expect(res.body[0]).to.include({ reason: 'Destructive HTTP GET' });
       expect(res.body[1].values[0].check_permissions).to.equal(true);

@@ -7,7 +7,9 @@ const KEYED = { 'x-test-perms': 'access CRM', 'x-test-flow': 'legacyrest' };
 
 describe('compat-civicrm', () => {
   it('is off by default', async () => {
-    const manifest = JSON.parse(readFileSync(new URL('../../../plugins/compat-civicrm/manifest.json', import.meta.url), 'utf8'));
+    const manifest = JSON.parse(
+      readFileSync(new URL('../../../plugins/compat-civicrm/manifest.json', import.meta.url), 'utf8'),
+    );
     expect(manifest.enabledByDefault).to.equal(false);
     const t = await bootRest();
     try {
@@ -28,14 +30,20 @@ describe('compat-civicrm', () => {
 
     it('serves the reference spellings with the same handlers, auth lists and route names', async () => {
       const h = await t.http();
-      expect((await h.get('/civicrm/ajax/rest?entity=TestThing&action=getcount&json=1').set(KEYED)).text).to.equal('{"is_error":0,"result":2}');
-      expect((await h.get('/sites/all/modules/civicrm/extern/rest.php?q=civicrm/ping&json=1')).text).to.equal('{"is_error":0,"message":"PONG: "}');
+      expect((await h.get('/civicrm/ajax/rest?entity=TestThing&action=getcount&json=1').set(KEYED)).text).to.equal(
+        '{"is_error":0,"result":2}',
+      );
+      expect((await h.get('/sites/all/modules/civicrm/extern/rest.php?q=civicrm/ping&json=1')).text).to.equal(
+        '{"is_error":0,"message":"PONG: "}',
+      );
       const wp = await h.get('/wp-json/civicrm/v3/rest?entity=TestThing&action=get&json=1').set(KEYED);
       expect(wp.body.values).to.be.an('array');
       // The neutral spellings stay.
       expect((await h.get('/crm/ajax/rest?entity=TestThing&action=getcount&json=1').set(KEYED)).status).to.equal(200);
       // The CSRF guard applies on the compat ajax route too.
-      const csrf = await h.get('/civicrm/ajax/rest?entity=TestThing&action=get&json=1').set({ 'x-test-perms': 'access CRM', 'x-test-flow': 'session' });
+      const csrf = await h
+        .get('/civicrm/ajax/rest?entity=TestThing&action=get&json=1')
+        .set({ 'x-test-perms': 'access CRM', 'x-test-flow': 'session' });
       expect(csrf.body.reason).to.equal('CSRF suspected');
       const ajax = await h.get('/civicrm/ajax/rest?entity=TestThing&action=getparams&json=1').set(KEYED);
       expect(ajax.status).to.equal(200);
@@ -54,12 +62,18 @@ describe('compat-civicrm', () => {
       const svc = t.kernel.container.resolve('compatCivicrm') as unknown as Record<string, unknown>;
       expect(svc.authHeaders).to.deep.equal(['x-civi-auth']);
       expect(svc.siteKeyHeaders).to.deep.equal(['x-civi-key']);
-      expect(svc.permissionAliases).to.include({ 'administer CiviCRM': 'administer CRM', 'access CiviCRM': 'access CRM' });
+      expect(svc.permissionAliases).to.include({
+        'administer CiviCRM': 'administer CRM',
+        'access CiviCRM': 'access CRM',
+      });
     });
   });
 
   it('does not mount extern/rest.php twice when rest-api3 already uses the CiviCRM prefix', async () => {
-    const t = await bootRest({ plugins: [...BASE_PLUGINS, 'api4', 'rest-api4', 'compat-civicrm'], config: { pluginConfig: { 'rest-api3': { externPrefix: '/sites/all/modules/civicrm' } } } });
+    const t = await bootRest({
+      plugins: [...BASE_PLUGINS, 'api4', 'rest-api4', 'compat-civicrm'],
+      config: { pluginConfig: { 'rest-api3': { externPrefix: '/sites/all/modules/civicrm' } } },
+    });
     try {
       const res = await (await t.http()).get('/sites/all/modules/civicrm/extern/rest.php?q=civicrm/ping&json=1');
       expect(res.text).to.equal('{"is_error":0,"message":"PONG: "}');

@@ -11,7 +11,8 @@ describe('rest-api3: <prefix>/extern/rest.php', () => {
     t = await bootRest({ config: { pluginConfig: { 'rest-api3': { externPrefix: '/legacy/' } } } });
   });
   after(() => t.close());
-  const get = async (qs: string, headers: Record<string, string> = KEYED) => (await t.http()).get(`/legacy/extern/rest.php?${qs}`).set(headers);
+  const get = async (qs: string, headers: Record<string, string> = KEYED) =>
+    (await t.http()).get(`/legacy/extern/rest.php?${qs}`).set(headers);
 
   it('is mounted under the configured prefix and not the default one', async () => {
     expect((await get('entity=TestThing&action=getcount&json=1')).text).to.equal('{"is_error":0,"result":2}');
@@ -21,7 +22,10 @@ describe('rest-api3: <prefix>/extern/rest.php', () => {
 
   it('answers ping without credentials, and even when the auth plugin refuses', async () => {
     expect((await get('q=civicrm/ping&json=1', {})).text).to.equal('{"is_error":0,"message":"PONG: "}');
-    expect((await get('q=civicrm/ping&json=1', { 'x-test-reject': "FATAL: mandatory param 'api_key' (user key) missing" })).text).to.equal('{"is_error":0,"message":"PONG: "}');
+    expect(
+      (await get('q=civicrm/ping&json=1', { 'x-test-reject': "FATAL: mandatory param 'api_key' (user key) missing" }))
+        .text,
+    ).to.equal('{"is_error":0,"message":"PONG: "}');
     const xml = await get('q=civicrm/ping', {});
     expect(xml.type).to.equal('text/xml');
     golden('rest-api3/extern-ping.xml', xml.text);
@@ -29,7 +33,9 @@ describe('rest-api3: <prefix>/extern/rest.php', () => {
 
   it('rejects malformed q paths before looking at credentials', async () => {
     for (const q of ['civicrm', 'civicrm/Contact', 'drupal/Contact/get', 'civicrm/a/b/c']) {
-      expect((await get(`q=${q}&json=1`, { 'x-test-reject': 'Failed to authenticate key' })).text, q).to.equal('{"error_message":"ERROR: Malformed REST path","is_error":1}');
+      expect((await get(`q=${q}&json=1`, { 'x-test-reject': 'Failed to authenticate key' })).text, q).to.equal(
+        '{"error_message":"ERROR: Malformed REST path","is_error":1}',
+      );
     }
   });
 
@@ -39,7 +45,9 @@ describe('rest-api3: <prefix>/extern/rest.php', () => {
   });
 
   it('renders a legacy-key refusal (no raw response) as error_message/is_error at HTTP 200 in JSON or XML', async () => {
-    const json = await get('entity=TestThing&action=get&json=1', { 'x-test-reject': 'ERROR: No CMS user associated with given api-key' });
+    const json = await get('entity=TestThing&action=get&json=1', {
+      'x-test-reject': 'ERROR: No CMS user associated with given api-key',
+    });
     expect(json.status).to.equal(200);
     expect(json.text).to.equal('{"error_message":"ERROR: No CMS user associated with given api-key","is_error":1}');
     const xml = await get('entity=TestThing&action=get', { 'x-test-reject': 'Failed to authenticate key' });
@@ -53,8 +61,13 @@ describe('rest-api3: <prefix>/extern/rest.php', () => {
   });
 
   it('needs no X-Requested-With and serves the same envelopes', async () => {
-    const res = await (await t.http()).post('/legacy/extern/rest.php').set({ 'x-test-perms': 'access CRM', 'x-test-flow': 'header' })
-      .type('form').send('entity=TestThing&action=create&json=1&key=k&api_key=a&name=Z');
+    const res = await (
+      await t.http()
+    )
+      .post('/legacy/extern/rest.php')
+      .set({ 'x-test-perms': 'access CRM', 'x-test-flow': 'header' })
+      .type('form')
+      .send('entity=TestThing&action=create&json=1&key=k&api_key=a&name=Z');
     expect(res.body).to.include({ is_error: 0, id: 9 });
     expect(res.body.values['9'].params).to.not.have.property('api_key');
     const guard = await get('entity=TestThing&action=create&json=1');
@@ -69,7 +82,8 @@ describe('rest-api3: /wp-json/crm/v3/rest', () => {
   });
   after(() => t.close());
   const PATH = '/wp-json/crm/v3/rest';
-  const get = async (qs: string, headers: Record<string, string> = KEYED) => (await t.http()).get(`${PATH}?${qs}`).set(headers);
+  const get = async (qs: string, headers: Record<string, string> = KEYED) =>
+    (await t.http()).get(`${PATH}?${qs}`).set(headers);
 
   it('takes params only from a JSON-string json, dropping the other query params', async () => {
     const json = encodeURIComponent(JSON.stringify({ sequential: 1, a: 'json' }));
@@ -79,12 +93,22 @@ describe('rest-api3: /wp-json/crm/v3/rest', () => {
 
   it('takes every remaining arg (json included) when json is numeric or absent', async () => {
     const res = await get('entity=TestThing&action=getparams&json=1&b=url&options[limit]=2&api_key=s');
-    expect(res.body.values[0]).to.deep.include({ json: '1', b: 'url', options: { limit: '2' }, check_permissions: true });
+    expect(res.body.values[0]).to.deep.include({
+      json: '1',
+      b: 'url',
+      options: { limit: '2' },
+      check_permissions: true,
+    });
     expect(res.body.values[0]).to.not.have.property('api_key');
   });
 
   it('reads a JSON request body like WordPress does', async () => {
-    const res = await (await t.http()).post(`${PATH}?json=1`).set(KEYED).send({ entity: 'TestThing', action: 'getparams', name: 'body' });
+    const res = await (
+      await t.http()
+    )
+      .post(`${PATH}?json=1`)
+      .set(KEYED)
+      .send({ entity: 'TestThing', action: 'getparams', name: 'body' });
     expect(res.body.values[0]).to.include({ name: 'body' });
   });
 
@@ -92,7 +116,9 @@ describe('rest-api3: /wp-json/crm/v3/rest', () => {
     const res = await get('entity=TestThing&action=get&json=1');
     expect(res.body.values).to.be.an('array').with.length(2);
     golden('rest-api3/wp-get.json', res.text);
-    expect((await get('entity=TestThing&action=getsingle&json=1')).text).to.equal('{"id":"3","display_name":"Ann & Bo <ab>","email":"ann@example.org"}');
+    expect((await get('entity=TestThing&action=getsingle&json=1')).text).to.equal(
+      '{"id":"3","display_name":"Ann & Bo <ab>","email":"ann@example.org"}',
+    );
     expect((await get('entity=TestThing&action=getvalue&return=none&json=1')).text).to.equal('[]');
     expect((await get('entity=TestThing&action=getcount&json=1')).text).to.equal('2');
   });
@@ -110,13 +136,24 @@ describe('rest-api3: /wp-json/crm/v3/rest', () => {
   it('renders API errors as the envelope at HTTP 200', async () => {
     const res = await get('entity=TestThing&action=getfail&json=1');
     expect(res.status).to.equal(200);
-    expect(Object.keys(res.body)).to.deep.equal(['fields', 'error_code', 'entity', 'action', 'is_error', 'error_message']);
+    expect(Object.keys(res.body)).to.deep.equal([
+      'fields',
+      'error_code',
+      'entity',
+      'action',
+      'is_error',
+      'error_message',
+    ]);
   });
 
   it('answers a missing entity/action or invalid json like WordPress (400)', async () => {
     const missing = await get('action=get&json=1');
     expect(missing.status).to.equal(400);
-    expect(missing.body).to.deep.equal({ code: 'rest_missing_callback_param', message: 'Missing parameter(s): entity', data: { status: 400, params: ['entity'] } });
+    expect(missing.body).to.deep.equal({
+      code: 'rest_missing_callback_param',
+      message: 'Missing parameter(s): entity',
+      data: { status: 400, params: ['entity'] },
+    });
     const bad = await get('entity=TestThing&action=get&json=%7Bnope');
     expect(bad.status).to.equal(400);
     expect(bad.body.code).to.equal('rest_invalid_param');

@@ -12,12 +12,18 @@ describe('rest-api3: output formats', () => {
         const res = await h.post(path).set(USER).type('form').send('entity=TestThing&action=create&name=x');
         expect(res.status, path).to.equal(406);
         expect(res.type).to.equal('application/json');
-        expect(res.body).to.deep.equal({ error_code: 'xml_not_enabled', is_error: 1, error_message: 'XML output is not enabled on this server. Send json=1 (or json={…params…}) to get JSON.' });
+        expect(res.body).to.deep.equal({
+          error_code: 'xml_not_enabled',
+          is_error: 1,
+          error_message: 'XML output is not enabled on this server. Send json=1 (or json={…params…}) to get JSON.',
+        });
       }
       const json = await h.get('/crm/ajax/rest?entity=TestThing&action=getcount&json=1').set(USER);
       expect(json.text).to.equal('{"is_error":0,"result":2}');
       // Auth refusals are answered in JSON too.
-      const refused = await h.get('/crm/extern/rest.php?entity=TestThing&action=get').set({ 'x-test-reject': 'Failed to authenticate key' });
+      const refused = await h
+        .get('/crm/extern/rest.php?entity=TestThing&action=get')
+        .set({ 'x-test-reject': 'Failed to authenticate key' });
       expect(refused.status).to.equal(406);
     } finally {
       await t.close();
@@ -32,6 +38,8 @@ describe('rest-api3: output formats', () => {
     } catch (err) {
       error = err as Error;
     }
-    expect(error?.message).to.match(/Output format 'json' is contributed by both (format-json and dup-json-format|dup-json-format and format-json)/);
+    expect(error?.message).to.match(
+      /Output format 'json' is contributed by both (format-json and dup-json-format|dup-json-format and format-json)/,
+    );
   });
 });

@@ -3,13 +3,59 @@ import fc from 'fast-check';
 import type { TestKernel } from '../../../kernel/testing';
 import { BASE_PLUGINS, bootRest } from './helpers';
 
-const names = fc.constantFrom('entity', 'action', 'json', 'sequential', 'options[limit]', 'return[]', 'id[IN][]', 'api.TestThing.get', 'q', 'prettyprint', 'version', 'key', 'api_key', 'debug', 'check_permissions', '_authx', 'x[', 'a]b', '__proto__[x]', 'option.offset');
+const names = fc.constantFrom(
+  'entity',
+  'action',
+  'json',
+  'sequential',
+  'options[limit]',
+  'return[]',
+  'id[IN][]',
+  'api.TestThing.get',
+  'q',
+  'prettyprint',
+  'version',
+  'key',
+  'api_key',
+  'debug',
+  'check_permissions',
+  '_authx',
+  'x[',
+  'a]b',
+  '__proto__[x]',
+  'option.offset',
+);
 const values = fc.oneof(
-  fc.constantFrom('TestThing', 'Contact', 'api3', 'get', 'getsingle', 'getcount', 'create', 'delete', 'call', 'getcrash', 'getfail', '1', '0', 'civicrm/ping', 'civicrm/TestThing/get', 'crm/x', '{', '{"a":', '{"sequential":1}', '[["TestThing","get"]]', '[1,2]', '{"api.TestThing.get":{}}', 'false'),
+  fc.constantFrom(
+    'TestThing',
+    'Contact',
+    'api3',
+    'get',
+    'getsingle',
+    'getcount',
+    'create',
+    'delete',
+    'call',
+    'getcrash',
+    'getfail',
+    '1',
+    '0',
+    'civicrm/ping',
+    'civicrm/TestThing/get',
+    'crm/x',
+    '{',
+    '{"a":',
+    '{"sequential":1}',
+    '[["TestThing","get"]]',
+    '[1,2]',
+    '{"api.TestThing.get":{}}',
+    'false',
+  ),
   fc.string({ unit: 'binary', maxLength: 12 }),
 );
 const pairs = fc.array(fc.tuple(names, values), { maxLength: 8 });
-const encodePairs = (ps: Array<[string, string]>) => ps.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+const encodePairs = (ps: Array<[string, string]>) =>
+  ps.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
 const headerSets = fc.constantFrom<Record<string, string>>(
   {},
   { 'x-test-perms': 'access CRM', 'x-test-flow': 'param' },
@@ -27,25 +73,35 @@ describe('rest-api3: random requests (property)', () => {
 
   it('never answer with a 5xx, a stack trace or SQL text', async () => {
     const h = await t.http();
-    await fc.assert(fc.asyncProperty(
-      fc.constantFrom('/crm/ajax/rest', '/crm/extern/rest.php', '/wp-json/crm/v3/rest', '/civicrm/ajax/rest'),
-      fc.constantFrom('GET', 'POST-form', 'POST-multipart', 'POST-json', 'POST-raw'),
-      pairs, pairs, headerSets,
-      async (path, method, query, body, headers) => {
-        const url = `${path}?${encodePairs(query)}`;
-        let req;
-        if (method === 'GET') req = h.get(url).set(headers);
-        else if (method === 'POST-form') req = h.post(url).set(headers).type('form').send(encodePairs(body));
-        else if (method === 'POST-json') req = h.post(url).set(headers).send(Object.fromEntries(body));
-        else if (method === 'POST-raw') req = h.post(url).set(headers).set('Content-Type', 'application/x-www-form-urlencoded').send(body.map(([k, v]) => `${k}=${v}`).join('&'));
-        else {
-          req = h.post(url).set(headers);
-          for (const [k, v] of body) req = req.field(k, v === '' ? ' ' : v);
-        }
-        const res = await req;
-        expect(res.status, `${method} ${url}`).to.be.below(500);
-        expect(res.text).to.not.match(/\bat .*\.(ts|js):\d+|crm_contact|syntax error/);
-      },
-    ), { numRuns: 250 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('/crm/ajax/rest', '/crm/extern/rest.php', '/wp-json/crm/v3/rest', '/civicrm/ajax/rest'),
+        fc.constantFrom('GET', 'POST-form', 'POST-multipart', 'POST-json', 'POST-raw'),
+        pairs,
+        pairs,
+        headerSets,
+        async (path, method, query, body, headers) => {
+          const url = `${path}?${encodePairs(query)}`;
+          let req;
+          if (method === 'GET') req = h.get(url).set(headers);
+          else if (method === 'POST-form') req = h.post(url).set(headers).type('form').send(encodePairs(body));
+          else if (method === 'POST-json') req = h.post(url).set(headers).send(Object.fromEntries(body));
+          else if (method === 'POST-raw')
+            req = h
+              .post(url)
+              .set(headers)
+              .set('Content-Type', 'application/x-www-form-urlencoded')
+              .send(body.map(([k, v]) => `${k}=${v}`).join('&'));
+          else {
+            req = h.post(url).set(headers);
+            for (const [k, v] of body) req = req.field(k, v === '' ? ' ' : v);
+          }
+          const res = await req;
+          expect(res.status, `${method} ${url}`).to.be.below(500);
+          expect(res.text).to.not.match(/\bat .*\.(ts|js):\d+|crm_contact|syntax error/);
+        },
+      ),
+      { numRuns: 250 },
+    );
   });
 });

@@ -6,7 +6,9 @@ describe('rest-api3: options', () => {
     const t = await bootRest({ config: { pluginConfig: { 'rest-api3': { csrfGuard: false } } } });
     try {
       const h = await t.http();
-      const res = await h.get('/crm/ajax/rest?entity=TestThing&action=getcount&json=1').set({ 'x-test-perms': 'access CRM', 'x-test-flow': 'session' });
+      const res = await h
+        .get('/crm/ajax/rest?entity=TestThing&action=getcount&json=1')
+        .set({ 'x-test-perms': 'access CRM', 'x-test-flow': 'session' });
       expect(res.text).to.equal('{"is_error":0,"result":2}');
       const anon = await h.get('/crm/ajax/rest?entity=TestThing&action=getcount&json=1');
       expect(anon.status).to.equal(403);

@@ -25,7 +25,10 @@ function expected(value: Tree): unknown {
 }
 
 const scalar = fc.string({ unit: 'grapheme', maxLength: 6 });
-const key = fc.oneof(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 5 }).filter((k) => !k.includes(']') && k !== '__proto__'), fc.nat({ max: 5 }).map(String));
+const key = fc.oneof(
+  fc.string({ unit: 'grapheme', minLength: 1, maxLength: 5 }).filter((k) => !k.includes(']') && k !== '__proto__'),
+  fc.nat({ max: 5 }).map(String),
+);
 const { tree } = fc.letrec<{ tree: Tree }>((tie) => ({
   tree: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
@@ -38,37 +41,61 @@ const topName = fc.stringMatching(/^[a-z_][a-z0-9_]{0,6}$/);
 
 describe('rest-api3: PHP-semantics parameter parsing', () => {
   it('round-trips nested bracket syntax (property)', () => {
-    fc.assert(fc.property(fc.dictionary(topName, tree, { minKeys: 1, maxKeys: 4 }), (params) => {
-      const out: string[] = [];
-      for (const [k, v] of Object.entries(params)) encode(k, v, out);
-      const parsed = topToJs(parseQueryString(out.join('&')));
-      expect(parsed).to.deep.equal(Object.fromEntries(Object.entries(params).map(([k, v]) => [k, expected(v)])));
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.dictionary(topName, tree, { minKeys: 1, maxKeys: 4 }), (params) => {
+        const out: string[] = [];
+        for (const [k, v] of Object.entries(params)) encode(k, v, out);
+        const parsed = topToJs(parseQueryString(out.join('&')));
+        expect(parsed).to.deep.equal(Object.fromEntries(Object.entries(params).map(([k, v]) => [k, expected(v)])));
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('mangles . and space in top-level names only (property)', () => {
-    fc.assert(fc.property(fc.stringMatching(/^[a-z][a-z. ]{0,8}$/), fc.stringMatching(/^[a-z. ]{1,6}$/), (name, inner) => {
-      const parsed = topToJs(parseQueryString(`${encodeURIComponent(name)}=1&${encodeURIComponent(`${name}x[${inner}]`)}=2`));
-      const base = name.replace(/^ +/, '').replace(/[. ]/g, '_');
-      expect(parsed[base]).to.equal('1');
-      expect(parsed[`${base}x`]).to.deep.equal({ [inner]: '2' });
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(fc.stringMatching(/^[a-z][a-z. ]{0,8}$/), fc.stringMatching(/^[a-z. ]{1,6}$/), (name, inner) => {
+        const parsed = topToJs(
+          parseQueryString(`${encodeURIComponent(name)}=1&${encodeURIComponent(`${name}x[${inner}]`)}=2`),
+        );
+        const base = name.replace(/^ +/, '').replace(/[. ]/g, '_');
+        expect(parsed[base]).to.equal('1');
+        expect(parsed[`${base}x`]).to.deep.equal({ [inner]: '2' });
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('never throws on arbitrary input (property)', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 80 }), (qs) => {
-      const parsed = topToJs(parseQueryString(qs));
-      expect(Object.getPrototypeOf(parsed)).to.equal(Object.prototype);
-      buildParams(parsed);
-      buildWpParams(parsed);
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 80 }), (qs) => {
+        const parsed = topToJs(parseQueryString(qs));
+        expect(Object.getPrototypeOf(parsed)).to.equal(Object.prototype);
+        buildParams(parsed);
+        buildWpParams(parsed);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('follows PHP on the classic cases', () => {
-    const p = topToJs(parseQueryString('option.limit=5&api.Email.get=1&options[limit]=10&return[]=email&return[]=phone&id[IN][]=1&id[IN][]=2&a[b=1&x[y]z=2&=3&flag&n=1&n=2&sp%20ace=1&+lead=1'));
+    const p = topToJs(
+      parseQueryString(
+        'option.limit=5&api.Email.get=1&options[limit]=10&return[]=email&return[]=phone&id[IN][]=1&id[IN][]=2&a[b=1&x[y]z=2&=3&flag&n=1&n=2&sp%20ace=1&+lead=1',
+      ),
+    );
     expect(p).to.deep.equal({
-      option_limit: '5', api_Email_get: '1', options: { limit: '10' }, return: ['email', 'phone'], id: { IN: ['1', '2'] },
-      a_b: '1', x: { y: '2' }, flag: '', n: '2', sp_ace: '1', lead: '1',
+      option_limit: '5',
+      api_Email_get: '1',
+      options: { limit: '10' },
+      return: ['email', 'phone'],
+      id: { IN: ['1', '2'] },
+      a_b: '1',
+      x: { y: '2' },
+      flag: '',
+      n: '2',
+      sp_ace: '1',
+      lead: '1',
     });
   });
 
@@ -98,7 +125,9 @@ describe('rest-api3: PHP-semantics parameter parsing', () => {
   });
 
   it('builds params: json object decoded, other params overlay, skip list, return.<key>', () => {
-    expect(buildParams({ json: '{"a":1,"b":2}', b: '3', entity: 'x', action: 'y', key: 'k', api_key: 'z', q: 'q' })).to.deep.equal({ a: 1, b: '3' });
+    expect(
+      buildParams({ json: '{"a":1,"b":2}', b: '3', entity: 'x', action: 'y', key: 'k', api_key: 'z', q: 'q' }),
+    ).to.deep.equal({ a: 1, b: '3' });
     expect(buildParams({ json: '[1,2]', a: '1' })).to.deep.equal({ a: '1' });
     expect(buildParams({ json: '1', a: '1' })).to.deep.equal({ a: '1' });
     expect(buildParams({ json: '{oops' })).to.equal(undefined);

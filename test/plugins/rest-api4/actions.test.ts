@@ -8,15 +8,37 @@ describe('rest-api4: actions over /crm/ajax/api4', () => {
   let ann: number;
   let bob: number;
   const post = (u: User, path: string, params: unknown, extra: Record<string, unknown> = {}) =>
-    k.req().post(`/crm/ajax/api4/${path}`).set(bearer(u.key)).type('form').send({ params: JSON.stringify(params), ...extra });
+    k
+      .req()
+      .post(`/crm/ajax/api4/${path}`)
+      .set(bearer(u.key))
+      .type('form')
+      .send({ params: JSON.stringify(params), ...extra });
   const get = (u: User, path: string, params: unknown, extra: Record<string, string> = {}) =>
-    k.req().get(`/crm/ajax/api4/${path}`).set(bearer(u.key)).query({ params: JSON.stringify(params), ...extra });
+    k
+      .req()
+      .get(`/crm/ajax/api4/${path}`)
+      .set(bearer(u.key))
+      .query({ params: JSON.stringify(params), ...extra });
 
   before(async () => {
     k = await bootApi4();
     admin = await k.user('boss', ['*']);
-    ann = (await post(admin, 'Contact/create', { values: { contact_type: 'Individual', first_name: 'Ann', last_name: 'Archer', do_not_email: true } })).body.values[0].id;
-    bob = (await post(admin, 'Contact/create', { values: { contact_type: 'Individual', first_name: 'Bob', last_name: 'Baker', contact_sub_type: ['Student', 'Staff'] } })).body.values[0].id;
+    ann = (
+      await post(admin, 'Contact/create', {
+        values: { contact_type: 'Individual', first_name: 'Ann', last_name: 'Archer', do_not_email: true },
+      })
+    ).body.values[0].id;
+    bob = (
+      await post(admin, 'Contact/create', {
+        values: {
+          contact_type: 'Individual',
+          first_name: 'Bob',
+          last_name: 'Baker',
+          contact_sub_type: ['Student', 'Staff'],
+        },
+      })
+    ).body.values[0].id;
     await post(admin, 'Contact/create', { values: { contact_type: 'Organization', organization_name: 'Acme' } });
     await post(admin, 'Email/create', { values: { contact_id: ann, email: 'ann@example.org', is_primary: true } });
     await post(admin, 'Email/create', { values: { contact_id: bob, email: 'bob@example.org' } });
@@ -25,18 +47,41 @@ describe('rest-api4: actions over /crm/ajax/api4', () => {
 
   describe('create', () => {
     it('returns the record with JSON types and the envelope', async () => {
-      const res = await post(admin, 'Contact/create', { values: { contact_type: 'Individual', first_name: 'Cy', last_name: 'Cole', is_opt_out: 1, contact_sub_type: ['Student'] } });
+      const res = await post(admin, 'Contact/create', {
+        values: {
+          contact_type: 'Individual',
+          first_name: 'Cy',
+          last_name: 'Cole',
+          is_opt_out: 1,
+          contact_sub_type: ['Student'],
+        },
+      });
       expect(res.status).to.equal(200);
       expect(res.type).to.equal('application/json');
-      expect(res.body).to.include({ entity: 'Contact', action: 'create', debug: null, version: 4, count: 1, countFetched: 1 });
+      expect(res.body).to.include({
+        entity: 'Contact',
+        action: 'create',
+        debug: null,
+        version: 4,
+        count: 1,
+        countFetched: 1,
+      });
       expect(res.body).not.to.have.property('countMatched');
       const c = res.body.values[0];
       expect(c.id).to.be.a('number');
-      expect(c).to.include({ first_name: 'Cy', display_name: 'Cy Cole', is_opt_out: true, do_not_email: false, nick_name: null });
+      expect(c).to.include({
+        first_name: 'Cy',
+        display_name: 'Cy Cole',
+        is_opt_out: true,
+        do_not_email: false,
+        nick_name: null,
+      });
       expect(c.contact_sub_type).to.deep.equal(['Student']);
     });
     it('never echoes a secret field, even to its holders', async () => {
-      const res = await post(admin, 'Contact/create', { values: { contact_type: 'Individual', first_name: 'Kay', api_key: 'secret-key-value-1' } });
+      const res = await post(admin, 'Contact/create', {
+        values: { contact_type: 'Individual', first_name: 'Kay', api_key: 'secret-key-value-1' },
+      });
       expect(res.status).to.equal(200);
       expect(res.text).not.to.include('secret-key-value-1');
       expect(res.body.values[0]).not.to.have.property('api_key');
@@ -51,9 +96,19 @@ describe('rest-api4: actions over /crm/ajax/api4', () => {
 
   describe('get', () => {
     it('selects fields, joins over a foreign key and keeps ints', async () => {
-      const res = await get(admin, 'Email/get', { select: ['id', 'email', 'contact_id', 'contact_id.display_name'], where: [['contact_id', '=', ann]] });
+      const res = await get(admin, 'Email/get', {
+        select: ['id', 'email', 'contact_id', 'contact_id.display_name'],
+        where: [['contact_id', '=', ann]],
+      });
       expect(res.status).to.equal(200);
-      expect(res.body.values).to.deep.equal([{ id: res.body.values[0].id, email: 'ann@example.org', contact_id: ann, 'contact_id.display_name': 'Ann Archer' }]);
+      expect(res.body.values).to.deep.equal([
+        {
+          id: res.body.values[0].id,
+          email: 'ann@example.org',
+          contact_id: ann,
+          'contact_id.display_name': 'Ann Archer',
+        },
+      ]);
     });
     it('select * returns every non-secret field; an explicit secret is returned to its holder only', async () => {
       const all = await get(admin, 'Contact/get', { select: ['*'], where: [['id', '=', ann]] });
@@ -70,23 +125,76 @@ describe('rest-api4: actions over /crm/ajax/api4', () => {
       expect(filter.status).to.equal(400);
     });
     it('nested AND/OR/NOT groups', async () => {
-      const where = [['contact_type', '=', 'Individual'], ['OR', [['first_name', '=', 'Ann'], ['AND', [['last_name', 'LIKE', 'B%'], ['NOT', [['first_name', '=', 'Zed']]]]]]]];
+      const where = [
+        ['contact_type', '=', 'Individual'],
+        [
+          'OR',
+          [
+            ['first_name', '=', 'Ann'],
+            [
+              'AND',
+              [
+                ['last_name', 'LIKE', 'B%'],
+                ['NOT', [['first_name', '=', 'Zed']]],
+              ],
+            ],
+          ],
+        ],
+      ];
       const res = await get(admin, 'Contact/get', { select: ['first_name'], where, orderBy: { first_name: 'DESC' } });
       expect(res.body.values).to.deep.equal([{ first_name: 'Bob' }, { first_name: 'Ann' }]);
-      const not = await get(admin, 'Contact/get', { select: ['first_name'], where: [['contact_type', '=', 'Individual'], ['NOT', [['first_name', 'IN', ['Ann', 'Bob', 'boss']]]]], orderBy: { id: 'ASC' } });
+      const not = await get(admin, 'Contact/get', {
+        select: ['first_name'],
+        where: [
+          ['contact_type', '=', 'Individual'],
+          ['NOT', [['first_name', 'IN', ['Ann', 'Bob', 'boss']]]],
+        ],
+        orderBy: { id: 'ASC' },
+      });
       expect(not.body.values.map((r: { first_name: string }) => r.first_name)).not.to.include.members(['Ann', 'Bob']);
     });
     it('operators: IN, NOT IN, BETWEEN, IS NULL, IS NOT EMPTY, CONTAINS, !=', async () => {
-      const names = async (where: unknown[]) => (await get(admin, 'Contact/get', { select: ['first_name'], where: [['contact_type', '=', 'Individual'], ...where], orderBy: { first_name: 'ASC' } })).body.values.map((r: { first_name: string }) => r.first_name);
+      const names = async (where: unknown[]) =>
+        (
+          await get(admin, 'Contact/get', {
+            select: ['first_name'],
+            where: [['contact_type', '=', 'Individual'], ...where],
+            orderBy: { first_name: 'ASC' },
+          })
+        ).body.values.map((r: { first_name: string }) => r.first_name);
       expect(await names([['first_name', 'IN', ['Ann', 'Bob']]])).to.deep.equal(['Ann', 'Bob']);
       expect(await names([['id', 'BETWEEN', [ann, bob]]])).to.deep.equal(['Ann', 'Bob']);
       expect(await names([['contact_sub_type', 'CONTAINS', 'Staff']])).to.deep.equal(['Bob']);
-      expect(await names([['contact_sub_type', 'IS NOT EMPTY'], ['first_name', '!=', 'Cy']])).to.deep.equal(['Bob']);
-      expect(await names([['first_name', 'NOT IN', ['Ann', 'Bob']], ['first_name', 'IN', ['Ann', 'Bob', 'Cy']]])).to.deep.equal(['Cy']);
-      expect(await names([['last_name', 'IS NULL'], ['first_name', 'IN', ['Ann', 'Kay']]])).to.deep.equal(['Kay']);
+      expect(
+        await names([
+          ['contact_sub_type', 'IS NOT EMPTY'],
+          ['first_name', '!=', 'Cy'],
+        ]),
+      ).to.deep.equal(['Bob']);
+      expect(
+        await names([
+          ['first_name', 'NOT IN', ['Ann', 'Bob']],
+          ['first_name', 'IN', ['Ann', 'Bob', 'Cy']],
+        ]),
+      ).to.deep.equal(['Cy']);
+      expect(
+        await names([
+          ['last_name', 'IS NULL'],
+          ['first_name', 'IN', ['Ann', 'Kay']],
+        ]),
+      ).to.deep.equal(['Kay']);
     });
     it('orderBy, limit, offset and row_count (countMatched)', async () => {
-      const res = await get(admin, 'Contact/get', { select: ['first_name', 'row_count'], where: [['contact_type', '=', 'Individual'], ['first_name', 'IN', ['Ann', 'Bob', 'Cy']]], orderBy: { first_name: 'ASC' }, limit: 1, offset: 1 });
+      const res = await get(admin, 'Contact/get', {
+        select: ['first_name', 'row_count'],
+        where: [
+          ['contact_type', '=', 'Individual'],
+          ['first_name', 'IN', ['Ann', 'Bob', 'Cy']],
+        ],
+        orderBy: { first_name: 'ASC' },
+        limit: 1,
+        offset: 1,
+      });
       expect(res.body.values).to.deep.equal([{ first_name: 'Bob' }]);
       expect(res.body).to.include({ count: 3, countFetched: 1, countMatched: 3 });
       const only = await get(admin, 'Contact/get', { select: ['row_count'], where: [['first_name', '=', 'Ann']] });
@@ -94,25 +202,52 @@ describe('rest-api4: actions over /crm/ajax/api4', () => {
       expect(only.body.values).to.deep.equal([]);
     });
     it('index: a field name keys the values, an integer picks one row', async () => {
-      const byName = await get(admin, 'Contact/get', { select: ['id', 'first_name'], where: [['first_name', 'IN', ['Ann', 'Bob']]] }, { index: 'first_name' });
-      expect(byName.body.values).to.deep.equal({ Ann: { id: ann, first_name: 'Ann' }, Bob: { id: bob, first_name: 'Bob' } });
-      const one = await get(admin, 'Contact/get', { select: ['id'], where: [['first_name', 'IN', ['Ann', 'Bob']]], orderBy: { id: 'ASC' } }, { index: '1' });
+      const byName = await get(
+        admin,
+        'Contact/get',
+        { select: ['id', 'first_name'], where: [['first_name', 'IN', ['Ann', 'Bob']]] },
+        { index: 'first_name' },
+      );
+      expect(byName.body.values).to.deep.equal({
+        Ann: { id: ann, first_name: 'Ann' },
+        Bob: { id: bob, first_name: 'Bob' },
+      });
+      const one = await get(
+        admin,
+        'Contact/get',
+        { select: ['id'], where: [['first_name', 'IN', ['Ann', 'Bob']]], orderBy: { id: 'ASC' } },
+        { index: '1' },
+      );
       expect(one.body.values).to.deep.equal({ id: bob });
     });
     it('params may come as a JSON body, and single params merged from the query string', async () => {
-      const res = await k.req().post('/crm/ajax/api4/Contact/get').set(bearer(admin.key)).send({ select: ['first_name'], where: [['id', '=', ann]] });
+      const res = await k
+        .req()
+        .post('/crm/ajax/api4/Contact/get')
+        .set(bearer(admin.key))
+        .send({ select: ['first_name'], where: [['id', '=', ann]] });
       expect(res.body.values).to.deep.equal([{ first_name: 'Ann' }]);
-      const q = await k.req().get('/crm/ajax/api4/Contact/get').set(bearer(admin.key)).query({ select: JSON.stringify(['last_name']), where: JSON.stringify([['id', '=', bob]]) });
+      const q = await k
+        .req()
+        .get('/crm/ajax/api4/Contact/get')
+        .set(bearer(admin.key))
+        .query({ select: JSON.stringify(['last_name']), where: JSON.stringify([['id', '=', bob]]) });
       expect(q.body.values).to.deep.equal([{ last_name: 'Baker' }]);
     });
   });
 
   describe('update, save, delete, replace', () => {
     it('update with where changes every match and returns them; a where matching nothing is a no-op', async () => {
-      const res = await post(admin, 'Contact/update', { where: [['first_name', 'IN', ['Ann', 'Bob']]], values: { nick_name: 'Pal' } });
+      const res = await post(admin, 'Contact/update', {
+        where: [['first_name', 'IN', ['Ann', 'Bob']]],
+        values: { nick_name: 'Pal' },
+      });
       expect(res.status).to.equal(200);
       expect(res.body.values.map((r: { nick_name: string }) => r.nick_name)).to.deep.equal(['Pal', 'Pal']);
-      const none = await post(admin, 'Contact/update', { where: [['first_name', '=', 'Nobody']], values: { nick_name: 'X' } });
+      const none = await post(admin, 'Contact/update', {
+        where: [['first_name', '=', 'Nobody']],
+        values: { nick_name: 'X' },
+      });
       expect(none.status).to.equal(200);
       expect(none.body).to.include({ count: 0 });
       const noWhere = await post(admin, 'Contact/update', { values: { nick_name: 'X' } });
@@ -124,32 +259,61 @@ describe('rest-api4: actions over /crm/ajax/api4', () => {
     it('save creates and updates several records with defaults and match', async () => {
       const res = await post(admin, 'Contact/save', {
         defaults: { contact_type: 'Individual', source: 'import' },
-        records: [{ first_name: 'Dee', external_identifier: 'X-1' }, { id: bob, nick_name: 'Bobby' }],
+        records: [
+          { first_name: 'Dee', external_identifier: 'X-1' },
+          { id: bob, nick_name: 'Bobby' },
+        ],
       });
       expect(res.status).to.equal(200);
       expect(res.body.values[0]).to.include({ first_name: 'Dee', source: 'import' });
       expect(res.body.values[1]).to.include({ id: bob, nick_name: 'Bobby' });
-      const again = await post(admin, 'Contact/save', { match: ['external_identifier'], records: [{ contact_type: 'Individual', external_identifier: 'X-1', last_name: 'Dunn' }] });
+      const again = await post(admin, 'Contact/save', {
+        match: ['external_identifier'],
+        records: [{ contact_type: 'Individual', external_identifier: 'X-1', last_name: 'Dunn' }],
+      });
       expect(again.body.values[0]).to.include({ id: res.body.values[0].id, first_name: 'Dee', last_name: 'Dunn' });
     });
     it('a failing save of several records writes nothing (one transaction)', async () => {
-      const res = await post(admin, 'Contact/save', { records: [{ contact_type: 'Individual', first_name: 'Tx1' }, { contact_type: 'Individual', first_name: 'x'.repeat(100) }] });
+      const res = await post(admin, 'Contact/save', {
+        records: [
+          { contact_type: 'Individual', first_name: 'Tx1' },
+          { contact_type: 'Individual', first_name: 'x'.repeat(100) },
+        ],
+      });
       expect(res.status).to.equal(400);
       const check = await get(admin, 'Contact/get', { select: ['row_count'], where: [['first_name', '=', 'Tx1']] });
       expect(check.body.countMatched).to.equal(0);
     });
     it('delete with where (contacts go to the trash) and replace', async () => {
-      const e = (await post(admin, 'Contact/create', { values: { contact_type: 'Individual', first_name: 'Eve' } })).body.values[0].id;
+      const e = (await post(admin, 'Contact/create', { values: { contact_type: 'Individual', first_name: 'Eve' } }))
+        .body.values[0].id;
       const del = await post(admin, 'Contact/delete', { where: [['id', '=', e]] });
       expect(del.body.values).to.deep.equal([{ id: e }]);
       expect((await get(admin, 'Contact/get', { where: [['id', '=', e]] })).body.count).to.equal(0);
-      expect((await get(admin, 'Contact/get', { select: ['is_deleted'], where: [['id', '=', e], ['is_deleted', '=', true]] })).body.values).to.deep.equal([{ is_deleted: true }]);
+      expect(
+        (
+          await get(admin, 'Contact/get', {
+            select: ['is_deleted'],
+            where: [
+              ['id', '=', e],
+              ['is_deleted', '=', true],
+            ],
+          })
+        ).body.values,
+      ).to.deep.equal([{ is_deleted: true }]);
       expect((await post(admin, 'Contact/delete', {})).status).to.equal(400);
 
-      const rep = await post(admin, 'Email/replace', { where: [['contact_id', '=', ann]], records: [{ email: 'ann2@example.org' }, { email: 'ann3@example.org' }] });
+      const rep = await post(admin, 'Email/replace', {
+        where: [['contact_id', '=', ann]],
+        records: [{ email: 'ann2@example.org' }, { email: 'ann3@example.org' }],
+      });
       expect(rep.status).to.equal(200);
       expect(rep.body.values.map((r: { contact_id: number }) => r.contact_id)).to.deep.equal([ann, ann]);
-      const emails = await get(admin, 'Email/get', { select: ['email'], where: [['contact_id', '=', ann]], orderBy: { email: 'ASC' } });
+      const emails = await get(admin, 'Email/get', {
+        select: ['email'],
+        where: [['contact_id', '=', ann]],
+        orderBy: { email: 'ASC' },
+      });
       expect(emails.body.values).to.deep.equal([{ email: 'ann2@example.org' }, { email: 'ann3@example.org' }]);
     });
   });
@@ -159,22 +323,54 @@ describe('rest-api4: actions over /crm/ajax/api4', () => {
       const res = await get(admin, 'Email/getFields', { action: 'create', loadOptions: true });
       expect(res.status).to.equal(200);
       const byName = Object.fromEntries(res.body.values.map((f: { name: string }) => [f.name, f]));
-      expect(byName.contact_id).to.include({ name: 'contact_id', data_type: 'Integer', fk_entity: 'Contact', required: true, input_type: 'EntityRef' });
+      expect(byName.contact_id).to.include({
+        name: 'contact_id',
+        data_type: 'Integer',
+        fk_entity: 'Contact',
+        required: true,
+        input_type: 'EntityRef',
+      });
       expect(byName.is_primary).to.include({ data_type: 'Boolean', input_type: 'CheckBox', default_value: 0 });
       expect(byName.on_hold.options).to.deep.equal({ 0: 'No', 1: 'On Hold Bounce', 2: 'On Hold Opt Out' });
-      const list = await get(admin, 'Email/getFields', { loadOptions: ['id', 'label'], select: ['name', 'options'], where: [] });
+      const list = await get(admin, 'Email/getFields', {
+        loadOptions: ['id', 'label'],
+        select: ['name', 'options'],
+        where: [],
+      });
       const onHold = list.body.values.find((f: { name: string }) => f.name === 'on_hold');
-      expect(onHold).to.deep.equal({ name: 'on_hold', options: [{ id: 0, label: 'No' }, { id: 1, label: 'On Hold Bounce' }, { id: 2, label: 'On Hold Opt Out' }] });
+      expect(onHold).to.deep.equal({
+        name: 'on_hold',
+        options: [
+          { id: 0, label: 'No' },
+          { id: 1, label: 'On Hold Bounce' },
+          { id: 2, label: 'On Hold Opt Out' },
+        ],
+      });
       const contact = await get(admin, 'Contact/getFields', { select: ['name', 'serialize'] });
       expect(contact.body.values).to.deep.include({ name: 'contact_sub_type', serialize: 1 });
     });
     it('getActions lists what the caller may run; checkAccess answers per action and record', async () => {
       const all = await get(admin, 'Contact/getActions', {});
-      expect(all.body.values.map((a: { name: string }) => a.name)).to.include.members(['get', 'create', 'update', 'save', 'delete', 'replace', 'getFields', 'getActions', 'checkAccess']);
+      expect(all.body.values.map((a: { name: string }) => a.name)).to.include.members([
+        'get',
+        'create',
+        'update',
+        'save',
+        'delete',
+        'replace',
+        'getFields',
+        'getActions',
+        'checkAccess',
+      ]);
       const viewer = await k.user('looker', ['access CRM', 'view all contacts']);
       const some = await get(viewer, 'Contact/getActions', {});
-      expect(some.body.values.map((a: { name: string }) => a.name)).to.include('get').and.not.include('create');
-      const yes = await post(admin, 'Contact/checkAccess', { action: 'create', values: { contact_type: 'Individual' } });
+      expect(some.body.values.map((a: { name: string }) => a.name))
+        .to.include('get')
+        .and.not.include('create');
+      const yes = await post(admin, 'Contact/checkAccess', {
+        action: 'create',
+        values: { contact_type: 'Individual' },
+      });
       expect(yes.body.values).to.deep.equal([{ access: true }]);
       const no = await post(viewer, 'Contact/checkAccess', { action: 'create', values: {} });
       expect(no.body.values).to.deep.equal([{ access: false }]);
@@ -186,35 +382,72 @@ describe('rest-api4: actions over /crm/ajax/api4', () => {
   describe('chain and multi-call', () => {
     it('chain runs per row with $id back-references, keyed by index', async () => {
       const res = await get(admin, 'Contact/get', {
-        select: ['first_name'], where: [['id', '=', bob]],
-        chain: { emails: ['Email', 'get', { select: ['email'], where: [['contact_id', '=', '$id']] }], first: ['Email', 'get', { select: ['email'], where: [['contact_id', '=', '$id']] }, 0] },
+        select: ['first_name'],
+        where: [['id', '=', bob]],
+        chain: {
+          emails: ['Email', 'get', { select: ['email'], where: [['contact_id', '=', '$id']] }],
+          first: ['Email', 'get', { select: ['email'], where: [['contact_id', '=', '$id']] }, 0],
+        },
       });
       expect(res.status).to.equal(200);
-      expect(res.body.values).to.deep.equal([{ first_name: 'Bob', id: bob, emails: [{ email: 'bob@example.org' }], first: { email: 'bob@example.org' } }]);
+      expect(res.body.values).to.deep.equal([
+        { first_name: 'Bob', id: bob, emails: [{ email: 'bob@example.org' }], first: { email: 'bob@example.org' } },
+      ]);
     });
     it('fields a chain refers to are fetched with the parent rows', async () => {
-      const res = await get(admin, 'Email/get', { select: ['email'], where: [['contact_id', '=', bob]], chain: { owner: ['Contact', 'get', { select: ['first_name'], where: [['id', '=', '$contact_id']] }, 0] } });
-      expect(res.body.values).to.deep.equal([{ email: 'bob@example.org', id: res.body.values[0].id, contact_id: bob, owner: { first_name: 'Bob' } }]);
+      const res = await get(admin, 'Email/get', {
+        select: ['email'],
+        where: [['contact_id', '=', bob]],
+        chain: { owner: ['Contact', 'get', { select: ['first_name'], where: [['id', '=', '$contact_id']] }, 0] },
+      });
+      expect(res.body.values).to.deep.equal([
+        { email: 'bob@example.org', id: res.body.values[0].id, contact_id: bob, owner: { first_name: 'Bob' } },
+      ]);
     });
     it('chain after create writes in the same call; a failing chain rolls the parent back', async () => {
-      const res = await post(admin, 'Contact/create', { values: { contact_type: 'Individual', first_name: 'Fay' }, chain: { mail: ['Email', 'create', { values: { contact_id: '$id', email: 'fay@example.org' } }, 0] } });
+      const res = await post(admin, 'Contact/create', {
+        values: { contact_type: 'Individual', first_name: 'Fay' },
+        chain: { mail: ['Email', 'create', { values: { contact_id: '$id', email: 'fay@example.org' } }, 0] },
+      });
       expect(res.status).to.equal(200);
       expect(res.body.values[0].mail).to.include({ contact_id: res.body.values[0].id, email: 'fay@example.org' });
-      const bad = await post(admin, 'Contact/create', { values: { contact_type: 'Individual', first_name: 'Gus' }, chain: { mail: ['Email', 'create', { values: { contact_id: '$id' } }] } });
+      const bad = await post(admin, 'Contact/create', {
+        values: { contact_type: 'Individual', first_name: 'Gus' },
+        chain: { mail: ['Email', 'create', { values: { contact_id: '$id' } }] },
+      });
       expect(bad.status).to.equal(400);
       expect((await get(admin, 'Contact/get', { where: [['first_name', '=', 'Gus']] })).body.count).to.equal(0);
     });
     it('multi-call answers an object with the same keys; a failing call keeps the success status', async () => {
-      const calls = { people: ['Contact', 'get', { select: ['first_name'], where: [['id', '=', ann]] }], mail: ['Email', 'get', { select: ['email'], where: [['contact_id', '=', bob]] }, 'email'], bad: ['Nope', 'get', {}] };
-      const res = await k.req().post('/crm/ajax/api4').set(bearer(admin.key)).type('form').send({ calls: JSON.stringify(calls) });
+      const calls = {
+        people: ['Contact', 'get', { select: ['first_name'], where: [['id', '=', ann]] }],
+        mail: ['Email', 'get', { select: ['email'], where: [['contact_id', '=', bob]] }, 'email'],
+        bad: ['Nope', 'get', {}],
+      };
+      const res = await k
+        .req()
+        .post('/crm/ajax/api4')
+        .set(bearer(admin.key))
+        .type('form')
+        .send({ calls: JSON.stringify(calls) });
       expect(res.status).to.equal(200);
       expect(res.body.people).to.include({ entity: 'Contact', action: 'get', count: 1 });
       expect(res.body.people.values).to.deep.equal([{ first_name: 'Ann' }]);
       expect(res.body.mail.values).to.deep.equal({ 'bob@example.org': { email: 'bob@example.org' } });
       expect(res.body.bad).to.include({ error_code: 'E_ACTION_NOT_FOUND', status: 404 });
-      const allBad = await k.req().post('/crm/ajax/api4').set(bearer(admin.key)).type('form').send({ calls: JSON.stringify({ a: ['Nope', 'get', {}] }) });
+      const allBad = await k
+        .req()
+        .post('/crm/ajax/api4')
+        .set(bearer(admin.key))
+        .type('form')
+        .send({ calls: JSON.stringify({ a: ['Nope', 'get', {}] }) });
       expect(allBad.status).to.equal(404);
-      const malformed = await k.req().post('/crm/ajax/api4').set(bearer(admin.key)).type('form').send({ calls: '{not json' });
+      const malformed = await k
+        .req()
+        .post('/crm/ajax/api4')
+        .set(bearer(admin.key))
+        .type('form')
+        .send({ calls: '{not json' });
       expect(malformed.status).to.equal(400);
     });
   });

@@ -54,25 +54,37 @@ describe('users: principal cache', () => {
   describe('in the service', () => {
     let k: AuthKernel;
     before(async () => {
-      k = await bootAuth({ server: { trustProxy: true }, users: { throttle: { maxFailuresPerIp: 2, maxFailuresPerUsername: 1000 } } });
+      k = await bootAuth({
+        server: { trustProxy: true },
+        users: { throttle: { maxFailuresPerIp: 2, maxFailuresPerUsername: 1000 } },
+      });
     });
     after(async () => {
       expect(logsHold(k)).to.deep.equal([]);
       await k.t.close();
     });
-    const get = (credential: string, ip = '192.0.2.1') => k.req().get(AJAX).set('X-Forwarded-For', ip).set('X-Crm-Auth', credential);
+    const get = (credential: string, ip = '192.0.2.1') =>
+      k.req().get(AJAX).set('X-Forwarded-For', ip).set('X-Crm-Auth', credential);
     const queriesFor = async (fn: () => Promise<unknown>) => (await sqlDuring(k.t.kernel.db, fn)).length;
 
     it('answers a repeated API key or JWT without a query', async () => {
       const key = `Bearer ${k.cast.bob.key}`;
       expect(await queriesFor(() => get(key))).to.be.greaterThan(0);
       let res: supertest.Response | undefined;
-      expect(await queriesFor(async () => { res = await get(key); })).to.equal(0);
+      expect(
+        await queriesFor(async () => {
+          res = await get(key);
+        }),
+      ).to.equal(0);
       expect(res!.body).to.include({ contactId: k.cast.bob.contactId, userId: k.cast.bob.userId });
       expect(res!.body.permissions).to.include('authenticate with api key');
       const jwt = `Bearer ${await issueJwt(k.t.kernel.container.resolve('keyring'), k.cast.bob.contactId, 600)}`;
       expect(await queriesFor(() => get(jwt))).to.be.greaterThan(0);
-      expect(await queriesFor(async () => { res = await get(jwt); })).to.equal(0);
+      expect(
+        await queriesFor(async () => {
+          res = await get(jwt);
+        }),
+      ).to.equal(0);
       expect(res!.body).to.include({ contactId: k.cast.bob.contactId });
     });
 
@@ -118,7 +130,13 @@ describe('users: principal cache', () => {
       // No user: the key passes the guard with the site key.
       const withSiteKey = () => get(`Bearer ${made.key}`).set('X-Crm-Key', SITE_KEY);
       expect((await withSiteKey()).body).to.include({ contactId });
-      await k.t.kernel.call({ version: 3, entity: 'Contact', action: 'delete', params: { id: contactId, skip_undelete: 1 }, principal: principalWith(['*']) });
+      await k.t.kernel.call({
+        version: 3,
+        entity: 'Contact',
+        action: 'delete',
+        params: { id: contactId, skip_undelete: 1 },
+        principal: principalWith(['*']),
+      });
       expect401(await withSiteKey(), 'Invalid credential');
     });
   });
@@ -138,7 +156,10 @@ describe('users: principal cache', () => {
 
     it('a key revoked through one instance is refused at once by the other', async () => {
       const made = await a.identity.createApiKey(a.t.kernel.db, a.cast.bob.contactId);
-      const onB = async () => supertest((await createApp(b)).callback()).get(AJAX).set('X-Crm-Auth', `Bearer ${made.key}`);
+      const onB = async () =>
+        supertest((await createApp(b)).callback())
+          .get(AJAX)
+          .set('X-Crm-Auth', `Bearer ${made.key}`);
       expect((await onB()).body).to.include({ contactId: a.cast.bob.contactId });
       await a.identity.revokeApiKey(a.t.kernel.db, made.prefix);
       // The notification travels through PostgreSQL: allow it a moment.

@@ -17,7 +17,10 @@ describe('users: failed-login throttling', () => {
     expect(logsHold(k)).to.deep.equal([]);
     await k.t.close();
   });
-  const from = (ip: string) => ({ get: (path: string) => k.req().get(path).set('X-Forwarded-For', ip), post: (path: string) => k.req().post(path).set('X-Forwarded-For', ip) });
+  const from = (ip: string) => ({
+    get: (path: string) => k.req().get(path).set('X-Forwarded-For', ip),
+    post: (path: string) => k.req().post(path).set('X-Forwarded-For', ip),
+  });
 
   it('blocks an address after maxFailuresPerIp bad credentials, even for a good one, with Retry-After', async () => {
     const ip = '203.0.113.1';
@@ -58,7 +61,10 @@ describe('users: failed-login throttling', () => {
     expect(res.text).to.equal(`HTTP 401 ${THROTTLED}`);
     expect(res.headers['retry-after']).to.match(/^\d+$/);
     // The login page refuses bob too, in its own shape.
-    const page = await from('198.51.100.4').post('/crm/login').type('form').send({ username: 'bob', password: PASSWORD });
+    const page = await from('198.51.100.4')
+      .post('/crm/login')
+      .type('form')
+      .send({ username: 'bob', password: PASSWORD });
     expect(page.status).to.equal(401);
     expect(page.text).to.include(THROTTLED);
     expect(page.headers['retry-after']).to.match(/^\d+$/);

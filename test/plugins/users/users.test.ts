@@ -72,7 +72,9 @@ describe('users: seeded roles, secrets and first run', () => {
     expect(result).to.not.equal(null);
     expect(out).to.include(result!.apiKey).and.include(keyring.siteKey).and.include(result!.password);
     expect(out).to.include("curl -s 'http://localhost:8080/crm/ajax/rest'");
-    expect(out).to.include(`-H 'X-Crm-Auth: Bearer ${result!.apiKey}'`).and.include("-H 'X-Requested-With: XMLHttpRequest'");
+    expect(out)
+      .to.include(`-H 'X-Crm-Auth: Bearer ${result!.apiKey}'`)
+      .and.include("-H 'X-Requested-With: XMLHttpRequest'");
     const users = await identity.listUsers(t.kernel.db);
     expect(users).to.have.length(1);
     expect(users[0].roles).to.deep.equal(['administrator']);
@@ -118,15 +120,23 @@ describe('users: permissions on the principal', () => {
     const admin = { ...res.body, permissions: new Set<string>(res.body.permissions) };
     expect(await k.t.kernel.can('System', 'get', admin)).to.equal(true);
     const bob = (await k.req().get(AJAX).set('X-Crm-Auth', `Bearer ${k.cast.bob.key}`)).body;
-    expect(await k.t.kernel.can('System', 'get', { ...bob, permissions: new Set<string>(bob.permissions) })).to.equal(false);
+    expect(await k.t.kernel.can('System', 'get', { ...bob, permissions: new Set<string>(bob.permissions) })).to.equal(
+      false,
+    );
   });
 
   it('a role granted an aliased name (administer CiviCRM) holds the service name too', async () => {
     await k.identity.grantPermissions(k.t.kernel.db, 'apiuser', ['administer CiviCRM']);
     const bob = (await k.req().get(AJAX).set('X-Crm-Auth', `Bearer ${k.cast.bob.key}`)).body;
     expect(bob.permissions).to.include.members(['administer CRM', 'administer CiviCRM']);
-    expect(await k.t.kernel.can('System', 'get', { ...bob, permissions: new Set<string>(bob.permissions) })).to.equal(true);
-    const rows = await k.t.kernel.db('crm_role_permission').join('crm_role', 'crm_role.id', 'role_id').where('crm_role.name', 'apiuser').pluck('permission');
+    expect(await k.t.kernel.can('System', 'get', { ...bob, permissions: new Set<string>(bob.permissions) })).to.equal(
+      true,
+    );
+    const rows = await k.t.kernel
+      .db('crm_role_permission')
+      .join('crm_role', 'crm_role.id', 'role_id')
+      .where('crm_role.name', 'apiuser')
+      .pluck('permission');
     expect(rows).to.include('administer CRM').and.not.include('administer CiviCRM');
   });
 });
@@ -140,7 +150,12 @@ describe('users: CLI commands', () => {
     commands = new Map((await k.t.kernel.hooks.run(cliCommands)).map((c) => [c.name, c]));
   });
   after(async () => {
-    expect(logsHold(k, printed.flatMap((p) => p.split(/\s+/)).filter((w) => w.length > 20))).to.deep.equal([]);
+    expect(
+      logsHold(
+        k,
+        printed.flatMap((p) => p.split(/\s+/)).filter((w) => w.length > 20),
+      ),
+    ).to.deep.equal([]);
     await k.t.close();
   });
   const run = async (name: string, args: string[] = [], options: Record<string, unknown> = {}) => {
@@ -152,7 +167,9 @@ describe('users: CLI commands', () => {
 
   it('contributes every command the manifest lists', async () => {
     const manifest = (await import('../../../plugins/users/manifest.json')).default;
-    const mine = (await k.t.kernel.hooks.collectAttributed(cliCommands)).filter((c) => c.plugin === 'users').map((c) => c.item.name);
+    const mine = (await k.t.kernel.hooks.collectAttributed(cliCommands))
+      .filter((c) => c.plugin === 'users')
+      .map((c) => c.item.name);
     expect(mine.sort()).to.deep.equal([...manifest.provides.cli].sort());
   });
 
@@ -169,14 +186,24 @@ describe('users: CLI commands', () => {
     const contact = String(await identity.createContact(k.t.kernel.db, 'Frank Contact'));
     const out = await run('user add', ['frank'], { contact, password: 'frank-password' });
     expect(out).to.include(`contact ${contact}`);
-    for (const [args, options] of [[['frank'], { password: 'another-password' }], [['FRANK'], {}], [['x y'], {}], [['gina'], { contact: 'abc' }], [['gina'], { password: 'short' }], [['hank'], { contact }], [['ivan'], { contact: '987654' }]] as const) {
+    for (const [args, options] of [
+      [['frank'], { password: 'another-password' }],
+      [['FRANK'], {}],
+      [['x y'], {}],
+      [['gina'], { contact: 'abc' }],
+      [['gina'], { password: 'short' }],
+      [['hank'], { contact }],
+      [['ivan'], { contact: '987654' }],
+    ] as const) {
       let err: unknown;
       try {
         await run('user add', [...args], { ...options });
       } catch (e) {
         err = e;
       }
-      expect(err, JSON.stringify(args)).to.have.property('code').that.is.oneOf(['E_INVALID_PARAMS', 'E_CONFLICT', 'E_NOT_FOUND']);
+      expect(err, JSON.stringify(args))
+        .to.have.property('code')
+        .that.is.oneOf(['E_INVALID_PARAMS', 'E_CONFLICT', 'E_NOT_FOUND']);
     }
   });
 
@@ -189,19 +216,30 @@ describe('users: CLI commands', () => {
 
   it('user passwd changes the password', async () => {
     await run('user passwd', ['alice'], { password: 'a-brand-new-password' });
-    expect((await k.req().post('/crm/login').type('form').send({ username: 'alice', password: PASSWORD })).status).to.equal(401);
-    expect((await k.req().post('/crm/login').type('form').send({ username: 'alice', password: 'a-brand-new-password' })).status).to.equal(303);
+    expect(
+      (await k.req().post('/crm/login').type('form').send({ username: 'alice', password: PASSWORD })).status,
+    ).to.equal(401);
+    expect(
+      (await k.req().post('/crm/login').type('form').send({ username: 'alice', password: 'a-brand-new-password' }))
+        .status,
+    ).to.equal(303);
   });
 
   it('user disable refuses every credential of the user; user enable restores them', async () => {
     await run('user disable', ['bob']);
-    expect((await k.req().get(AJAX).set('X-Crm-Auth', `Bearer ${k.cast.bob.key}`)).text).to.equal('HTTP 401 Cannot login. User is blocked.');
+    expect((await k.req().get(AJAX).set('X-Crm-Auth', `Bearer ${k.cast.bob.key}`)).text).to.equal(
+      'HTTP 401 Cannot login. User is blocked.',
+    );
     await run('user enable', ['bob']);
-    expect((await k.req().get(AJAX).set('X-Crm-Auth', `Bearer ${k.cast.bob.key}`)).body).to.include({ contactId: k.cast.bob.contactId });
+    expect((await k.req().get(AJAX).set('X-Crm-Auth', `Bearer ${k.cast.bob.key}`)).body).to.include({
+      contactId: k.cast.bob.contactId,
+    });
   });
 
   it('role grant / revoke permissions, and give / take a role', async () => {
-    expect(await run('role grant', ['editor', 'view all contacts', 'edit all contacts'])).to.equal('Role editor now holds: view all contacts, edit all contacts.');
+    expect(await run('role grant', ['editor', 'view all contacts', 'edit all contacts'])).to.equal(
+      'Role editor now holds: view all contacts, edit all contacts.',
+    );
     let err: { code?: string } = {};
     await run('role grant', ['editor', 'fly to the moon']).catch((e) => (err = e));
     expect(err.code).to.equal('E_INVALID_PARAMS');
@@ -209,21 +247,26 @@ describe('users: CLI commands', () => {
     await run('role grant', ['editor'], { user: 'alice' });
     let list = await run('role list');
     expect(list).to.include('editor: custom thing, edit all contacts, view all contacts\n  users: alice');
-    const alice = (await k.req().get(AJAX).set('X-Crm-Auth', `Bearer ${k.cast.alice.key}`).set('X-Crm-Key', SITE_KEY)).body;
+    const alice = (await k.req().get(AJAX).set('X-Crm-Auth', `Bearer ${k.cast.alice.key}`).set('X-Crm-Key', SITE_KEY))
+      .body;
     expect(alice.permissions).to.include('edit all contacts');
     await run('role revoke', ['editor', 'custom thing']);
     await run('role revoke', ['editor'], { user: 'alice' });
     list = await run('role list');
     expect(list).to.match(/^editor: edit all contacts, view all contacts$/m);
     expect(list).to.not.include('users: alice');
-    expect(await run('role list', [], { catalogue: true })).to.include('authenticate with api key\tAuthX: authenticate to services with API key');
+    expect(await run('role list', [], { catalogue: true })).to.include(
+      'authenticate with api key\tAuthX: authenticate to services with API key',
+    );
   });
 
   it('key create prints the key once; key list never shows it; key revoke stops it', async () => {
     const out = await run('key create', [], { user: 'bob', label: 'sync job' });
     const key = out.split('\n')[1];
     expect(key).to.match(/^crm_[\w-]{32}$/);
-    expect((await k.req().get(AJAX).set('X-Crm-Auth', `Bearer ${key}`)).body).to.include({ contactId: k.cast.bob.contactId });
+    expect((await k.req().get(AJAX).set('X-Crm-Auth', `Bearer ${key}`)).body).to.include({
+      contactId: k.cast.bob.contactId,
+    });
     const list = await run('key list');
     expect(list).to.include('sync job').and.include(key.slice(0, 10)).and.not.include(key);
     const id = /^API key (\d+)/.exec(out)![1];
@@ -237,7 +280,12 @@ describe('users: CLI commands', () => {
   it('jwt issue makes a token AuthX accepts, for existing contacts only', async () => {
     const tok = await run('jwt issue', [], { contact: String(k.cast.alice.contactId), ttl: '120' });
     const res = await k.req().get('/crm/authx/id').set('Authorization', `Bearer ${tok}`);
-    expect(res.body).to.deep.equal({ contact_id: k.cast.alice.contactId, user_id: k.cast.alice.userId, flow: 'header', cred: 'jwt' });
+    expect(res.body).to.deep.equal({
+      contact_id: k.cast.alice.contactId,
+      user_id: k.cast.alice.userId,
+      flow: 'header',
+      cred: 'jwt',
+    });
     let err: { code?: string } = {};
     await run('jwt issue', [], { contact: '999999' }).catch((e) => (err = e));
     expect(err.code).to.equal('E_NOT_FOUND');
