@@ -18,6 +18,7 @@ import {
 import { closeDb, createDb } from '../kernel/db';
 import { createLogger } from '../kernel/log';
 import { generateDocs } from './docs';
+import { makeMigrations } from './migrations';
 import { describePlugins, installedPlugins } from './plugins';
 
 const program = new Command('crm')
@@ -87,6 +88,19 @@ program
     } finally {
       await kernel.close();
     }
+  });
+
+program
+  .command('migrate:make')
+  .description('write a migration for every enabled plugin whose entity metadata differs from its schema snapshot')
+  .argument('[name]', 'what the migration does, e.g. add_greeting', 'schema')
+  .action(async (name: string) => {
+    const written = await makeMigrations(planPlugins(config(), KERNEL_VERSION), name);
+    console.log(
+      written.length
+        ? written.map((w) => `${w.plugin}: ${w.steps} step(s)\n  ${w.files.join('\n  ')}`).join('\n')
+        : 'Metadata and migrations agree: nothing to write.',
+    );
   });
 
 program

@@ -21,7 +21,14 @@ export interface PluginManifest {
   enabledByDefault: boolean;
   dependencies: string[];
   after: string[];
-  provides: { actions: string[]; services: string[]; hooks: string[]; routes: string[]; cli: string[] };
+  provides: {
+    actions: string[];
+    services: string[];
+    hooks: string[];
+    routes: string[];
+    cli: string[];
+    entities: string[];
+  };
   config?: object;
 }
 

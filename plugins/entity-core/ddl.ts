@@ -1,0 +1,240 @@
+/**
+ * Runs schema steps as DDL (one shared function behind every generated migration), and reads back what
+ * a database holds in the same shape, for the drift test. Identifiers are quoted; index expressions and
+ * conditions are SQL the plugin author wrote in metadata (never request input).
+ */
+import type { Knex } from 'knex';
+import type {
+  ColumnSchema,
+  ForeignKeySchema,
+  IndexSchema,
+  OnDelete,
+  SchemaSnapshot,
+  SchemaStep,
+  TableSchema,
+} from './schema';
+
+const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
+const isIdentifier = (key: string) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(key);
+
+function columnSql(column: ColumnSchema): string {
+  if (column.primaryKey) return `${quote(column.name)} ${column.type} primary key`;
+  let sql = `${quote(column.name)} ${column.type}`;
+  if (column.notNull) sql += ' not null';
+  if (column.default !== undefined) sql += ` default ${column.default}`;
+  return sql;
+}
+
+function createIndexSql(table: string, index: IndexSchema): string {
+  const keys = index.columns.map(
+    (key) => `${isIdentifier(key) ? quote(key) : `(${key})`}${index.opclass ? ` ${index.opclass}` : ''}`,
+  );
+  let sql = `create ${index.unique ? 'unique ' : ''}index ${quote(index.name)} on ${quote(table)} (${keys.join(', ')})`;
+  if (index.include?.length) sql += ` include (${index.include.map(quote).join(', ')})`;
+  if (index.where) sql += ` where ${index.where}`;
+  return sql;
+}
+
+function addForeignKeySql(table: string, fk: ForeignKeySchema): string {
+  return (
+    `alter table ${quote(table)} add constraint ${quote(fk.name)} foreign key (${quote(fk.column)}) ` +
+    `references ${quote(fk.references.table)} (${quote(fk.references.column)}) on delete ${fk.onDelete}`
+  );
+}
+
+function alterColumnSql(table: string, column: ColumnSchema, was: ColumnSchema): string[] {
+  if (column.primaryKey || was.primaryKey)
+    throw new Error(`${table}.${column.name}: a primary key column cannot be altered by a generated migration`);
+  const prefix = `alter table ${quote(table)} alter column ${quote(column.name)}`;
+  const sql: string[] = [];
+  if (column.type !== was.type) sql.push(`${prefix} type ${column.type} using ${quote(column.name)}::${column.type}`);
+  if (!!column.notNull !== !!was.notNull) sql.push(`${prefix} ${column.notNull ? 'set' : 'drop'} not null`);
+  if (column.default !== was.default)
+    sql.push(column.default === undefined ? `${prefix} drop default` : `${prefix} set default ${column.default}`);
+  return sql;
+}
+
+/** The SQL statements of one step. */
+export function stepSql(step: SchemaStep): string[] {
+  const table = quote(step.table);
+  switch (step.op) {
+    case 'createTable':
+      return [`create table ${table} (${step.columns.map(columnSql).join(', ')})`];
+    case 'dropTable':
+      return [`drop table ${table}`];
+    case 'addColumn':
+      return [`alter table ${table} add column ${columnSql(step.column)}`];
+    case 'dropColumn':
+      return [`alter table ${table} drop column ${quote(step.column.name)}`];
+    case 'alterColumn':
+      return alterColumnSql(step.table, step.column, step.was);
+    case 'createIndex':
+      return [createIndexSql(step.table, step.index)];
+    case 'dropIndex':
+      return [`drop index ${quote(step.index.name)}`];
+    case 'addForeignKey':
+      return [addForeignKeySql(step.table, step.foreignKey)];
+    case 'dropForeignKey':
+      return [`alter table ${table} drop constraint ${quote(step.foreignKey.name)}`];
+  }
+}
+
+/** The step that undoes `step`. */
+function inverse(step: SchemaStep): SchemaStep[] {
+  switch (step.op) {
+    case 'createTable':
+      return [{ op: 'dropTable', table: step.table, was: { columns: step.columns, indexes: [], foreignKeys: [] } }];
+    case 'dropTable':
+      return [
+        { op: 'createTable', table: step.table, columns: step.was.columns },
+        ...step.was.indexes.map((index): SchemaStep => ({ op: 'createIndex', table: step.table, index })),
+        ...step.was.foreignKeys.map((foreignKey): SchemaStep => ({
+          op: 'addForeignKey',
+          table: step.table,
+          foreignKey,
+        })),
+      ];
+    case 'addColumn':
+      return [{ op: 'dropColumn', table: step.table, column: step.column }];
+    case 'dropColumn':
+      return [{ op: 'addColumn', table: step.table, column: step.column }];
+    case 'alterColumn':
+      return [{ op: 'alterColumn', table: step.table, column: step.was, was: step.column }];
+    case 'createIndex':
+      return [{ op: 'dropIndex', table: step.table, index: step.index }];
+    case 'dropIndex':
+      return [{ op: 'createIndex', table: step.table, index: step.index }];
+    case 'addForeignKey':
+      return [{ op: 'dropForeignKey', table: step.table, foreignKey: step.foreignKey }];
+    case 'dropForeignKey':
+      return [{ op: 'addForeignKey', table: step.table, foreignKey: step.foreignKey }];
+  }
+}
+
+/** Runs the steps in order (a generated migration's `up`; knex wraps it in a transaction). */
+export async function applySchemaSteps(knex: Knex, steps: SchemaStep[]): Promise<void> {
+  for (const step of steps) for (const sql of stepSql(step)) await knex.raw(sql);
+}
+
+/** Undoes the steps (a generated migration's `down`). */
+export async function revertSchemaSteps(knex: Knex, steps: SchemaStep[]): Promise<void> {
+  await applySchemaSteps(knex, [...steps].reverse().flatMap(inverse));
+}
+
+const ON_DELETE: Record<string, OnDelete | 'no action'> = {
+  c: 'cascade',
+  n: 'set null',
+  r: 'restrict',
+  a: 'no action',
+};
+
+function typeOf(row: Record<string, unknown>): string {
+  const dataType = String(row.data_type);
+  if (dataType === 'character varying') return `varchar(${String(row.character_maximum_length)})`;
+  if (dataType === 'timestamp without time zone') return 'timestamp';
+  if (dataType === 'numeric') return `numeric(${String(row.numeric_precision)},${String(row.numeric_scale)})`;
+  return dataType;
+}
+
+/** PostgreSQL prints defaults with casts (`'x'::character varying`, `'-1'::integer`); metadata writes them bare. */
+function defaultOf(raw: unknown, type: string): string | undefined {
+  if (raw === null || raw === undefined) return undefined;
+  const text = String(raw).replace(/::[a-z ]+(\(\d+(,\d+)?\))?$/, '');
+  if (text === 'now()') return 'CURRENT_TIMESTAMP';
+  if (/^'-?\d+(\.\d+)?'$/.test(text) && !type.startsWith('varchar') && type !== 'text') return text.slice(1, -1);
+  return text;
+}
+
+/** What the database holds for these tables, in snapshot shape (index expressions as PostgreSQL prints them). */
+export async function introspectSchema(knex: Knex, tables: string[]): Promise<SchemaSnapshot> {
+  const snapshot: SchemaSnapshot = { tables: {} };
+  if (!tables.length) return snapshot;
+  const marks = tables.map(() => '?').join(', ');
+  const table = (name: string): TableSchema =>
+    (snapshot.tables[name] ??= { columns: [], indexes: [], foreignKeys: [] });
+  const primary = (await knex.raw(
+    `select t.relname as "table", a.attname as "column" from pg_index ix
+       join pg_class t on t.oid = ix.indrelid join pg_namespace n on n.oid = t.relnamespace
+       join pg_attribute a on a.attrelid = t.oid and a.attnum = any(ix.indkey)
+     where ix.indisprimary and n.nspname = current_schema() and t.relname in (${marks})`,
+    tables,
+  )) as { rows: Array<{ table: string; column: string }> };
+  const isPrimary = (t: string, c: string) => primary.rows.some((r) => r.table === t && r.column === c);
+  const columns = (await knex('information_schema.columns')
+    .whereRaw('table_schema = current_schema()')
+    .whereIn('table_name', tables)
+    .orderBy(['table_name', 'ordinal_position'])) as Array<Record<string, unknown>>;
+  for (const row of columns) {
+    const name = String(row.column_name);
+    const tableName = String(row.table_name);
+    const type = typeOf(row);
+    if (isPrimary(tableName, name) && type === 'integer' && String(row.column_default).startsWith('nextval(')) {
+      table(tableName).columns.push({ name, type: 'serial', primaryKey: true });
+      continue;
+    }
+    const column: ColumnSchema = { name, type };
+    if (row.is_nullable === 'NO') column.notNull = true;
+    const fallback = defaultOf(row.column_default, type);
+    if (fallback !== undefined) column.default = fallback;
+    table(tableName).columns.push(column);
+  }
+  const indexes = (await knex.raw(
+    `select t.relname as "table", i.relname as name, ix.indisunique as "unique", ix.indnkeyatts as keys,
+            array(select pg_get_indexdef(ix.indexrelid, k, true) from generate_series(1, ix.indnatts) k) as columns,
+            pg_get_expr(ix.indpred, ix.indrelid) as "where", pg_get_indexdef(ix.indexrelid) as definition
+       from pg_index ix join pg_class i on i.oid = ix.indexrelid join pg_class t on t.oid = ix.indrelid
+       join pg_namespace n on n.oid = t.relnamespace
+      where not ix.indisprimary and n.nspname = current_schema() and t.relname in (${marks})`,
+    tables,
+  )) as {
+    rows: Array<{
+      table: string;
+      name: string;
+      unique: boolean;
+      keys: number;
+      columns: string[];
+      where: string | null;
+      definition: string;
+    }>;
+  };
+  for (const row of indexes.rows) {
+    const index: IndexSchema = { name: row.name, columns: row.columns.slice(0, row.keys) };
+    if (row.unique) index.unique = true;
+    if (row.columns.length > row.keys) index.include = row.columns.slice(row.keys);
+    const opclass = /\s(\w+_ops)\b/.exec(row.definition)?.[1];
+    if (opclass) index.opclass = opclass;
+    if (row.where) index.where = row.where;
+    table(row.table).indexes.push(index);
+  }
+  const keys = (await knex.raw(
+    `select c.conname as name, t.relname as "table", a.attname as "column", rt.relname as ref_table,
+            ra.attname as ref_column, c.confdeltype as on_delete
+       from pg_constraint c join pg_class t on t.oid = c.conrelid join pg_namespace n on n.oid = t.relnamespace
+       join pg_class rt on rt.oid = c.confrelid
+       join pg_attribute a on a.attrelid = c.conrelid and a.attnum = c.conkey[1]
+       join pg_attribute ra on ra.attrelid = c.confrelid and ra.attnum = c.confkey[1]
+      where c.contype = 'f' and n.nspname = current_schema() and t.relname in (${marks})`,
+    tables,
+  )) as { rows: Array<Record<string, string>> };
+  for (const row of keys.rows) {
+    table(row.table).foreignKeys.push({
+      name: row.name,
+      column: row.column,
+      references: { table: row.ref_table, column: row.ref_column },
+      onDelete: ON_DELETE[row.on_delete] as OnDelete,
+    });
+  }
+  return snapshot;
+}
+
+/**
+ * Index expressions and conditions as comparable text: PostgreSQL re-prints what the author wrote
+ * (`lower(sort_name)` comes back as `lower((sort_name)::text)`), so casts, parentheses, quotes and
+ * spaces are dropped on both sides.
+ */
+export function comparableSql(sql: string): string {
+  return sql
+    .toLowerCase()
+    .replace(/::[a-z ]+(\(\d+(,\d+)?\))?/g, '')
+    .replace(/[()"\s]/g, '');
+}
