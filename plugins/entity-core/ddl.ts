@@ -4,6 +4,7 @@
  * conditions are SQL the plugin author wrote in metadata (never request input).
  */
 import type { Knex } from 'knex';
+import { normalizeSnapshot } from './schema';
 import type {
   ColumnSchema,
   ForeignKeySchema,
@@ -237,4 +238,17 @@ export function comparableSql(sql: string): string {
     .toLowerCase()
     .replace(/::[a-z ]+(\(\d+(,\d+)?\))?/g, '')
     .replace(/[()"\s]/g, '');
+}
+
+/** A snapshot in comparable form: names in order, index expressions and conditions through `comparableSql`. */
+export function comparableSnapshot(snapshot: SchemaSnapshot): SchemaSnapshot {
+  const index = (i: IndexSchema): IndexSchema => ({
+    ...i,
+    columns: i.columns.map(comparableSql),
+    ...(i.where ? { where: comparableSql(i.where) } : {}),
+  });
+  const tables: SchemaSnapshot['tables'] = {};
+  for (const [name, table] of Object.entries(normalizeSnapshot(snapshot).tables))
+    tables[name] = { ...table, indexes: table.indexes.map(index) };
+  return { tables };
 }

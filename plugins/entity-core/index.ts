@@ -4,5 +4,12 @@ export { EntityRegistry, type OptionItem, type OptionGroupSource } from './regis
 export { ChangeBus } from './change-bus';
 export { permissionFor, snake } from './permissions';
 export * from './schema';
-export { applySchemaSteps, revertSchemaSteps, introspectSchema, comparableSql, stepSql } from './ddl';
+export {
+  applySchemaSteps,
+  revertSchemaSteps,
+  introspectSchema,
+  comparableSnapshot,
+  comparableSql,
+  stepSql,
+} from './ddl';
 export { loadEntityFiles, entityFile, type EntityProvider } from './metadata';
