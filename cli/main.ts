@@ -130,7 +130,7 @@ program
 
 program
   .command('docs')
-  .description('regenerate docs/hooks.md, docs/actions.md, docs/errors.md and docs/manifest.md from the code')
+  .description('regenerate docs/hooks.md, actions.md, errors.md, manifest.md and entities.md from the code')
   .option('-o, --out <dir>', 'output folder', 'docs')
   .action(async (opts: { out: string }) => {
     // Every installed plugin, so the references cover what a deployer can enable.

@@ -66,7 +66,9 @@ export const isColumn = (field: FieldDef): boolean => !field.related && !field.l
 
 export const columnName = (field: FieldDef): string => field.column ?? field.name;
 
-function sqlType(entity: string, field: FieldDef): string {
+/** The SQL type of a stored field (`serial` for `id`). */
+export function sqlType(entity: string, field: FieldDef): string {
+  if (field.name === 'id' && field.type === 'Int') return 'serial';
   const length = field.maxlength ?? 255;
   switch (field.type) {
     case 'Int':
