@@ -3,10 +3,11 @@
  * then, after the metadata changes, one with only the difference; both build on PGlite and PostgreSQL
  * exactly the schema the snapshot says, and the second reverts cleanly.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import { BUILTIN_PLUGINS_DIR, discoverPlugins } from '../../kernel';
 import { bootTestKernel, type TestKernel } from '../../kernel/testing';
@@ -183,5 +184,27 @@ describe('crm migrate:make', function () {
     fixture(root, THING_V1.replace("fk: 'Contact'", "fk: 'Nowhere'"));
     const err = await makeMigrations(plugins(root), 'x').catch((e: Error) => e);
     expect(String(err)).to.contain('Nowhere');
+  });
+
+  it('runs as `crm migrate:make <name>` over the configured plugin paths, then has nothing more to write', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'crm-migrate-cli-'));
+    fixture(root, THING_V1);
+    const config = path.join(root, 'crm.config.json');
+    writeFileSync(config, JSON.stringify({ pluginPaths: [root], enable: ['schema-fixture'] }));
+    const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+    const crm = (...args: string[]) =>
+      spawnSync(process.execPath, [path.join(repo, 'bin/crm.mjs'), 'migrate:make', ...args], {
+        cwd: repo,
+        env: { ...process.env, DATABASE_URL: '', CRM_CONFIG: config },
+        encoding: 'utf8',
+        timeout: 60000,
+      });
+    const first = crm('add things');
+    expect(first.status, first.stderr).to.equal(0);
+    expect(first.stdout).to.contain('schema-fixture: 4 step(s)');
+    expect(existsSync(path.join(root, 'schema-fixture', 'migrations', '001_add_things.steps.json'))).to.equal(true);
+    const again = crm('again');
+    expect(again.status, again.stderr).to.equal(0);
+    expect(again.stdout).to.contain('nothing to write');
   });
 });
