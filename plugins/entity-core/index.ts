@@ -4,12 +4,7 @@ export { EntityRegistry, type OptionItem, type OptionGroupSource } from './regis
 export { ChangeBus } from './change-bus';
 export { permissionFor, snake } from './permissions';
 export * from './schema';
-export {
-  applySchemaSteps,
-  revertSchemaSteps,
-  introspectSchema,
-  comparableSnapshot,
-  comparableSql,
-  stepSql,
-} from './ddl';
+export { diffSchemas, foldSteps, normalizeSnapshot } from './schema-diff';
+export { applySchemaSteps, revertSchemaSteps, stepSql } from './ddl';
+export { introspectSchema, comparableSnapshot, comparableSql } from './introspect';
 export { loadEntityFiles, entityFile, type EntityProvider } from './metadata';

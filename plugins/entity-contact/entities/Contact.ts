@@ -20,15 +20,7 @@ const str = (name: string, title: string, maxlength = 64, extra: Partial<FieldDe
 });
 const primary = { is_primary: true };
 /** Name columns searched with LIKE (see the lower_* indexes). */
-const LIKE_SEARCHED = [
-  'sort_name',
-  'display_name',
-  'first_name',
-  'last_name',
-  'nick_name',
-  'organization_name',
-  'household_name',
-];
+const LIKE_SEARCHED = ['sort', 'display', 'first', 'last', 'nick', 'organization', 'household'].map((n) => `${n}_name`);
 
 const Contact: EntityDef = {
   name: 'Contact',
@@ -209,64 +201,20 @@ const Contact: EntityDef = {
     { name: 'communication_style', type: 'String', title: 'Communication Style', labelOf: 'communication_style_id' },
     { name: 'gender', type: 'String', title: 'Gender', labelOf: 'gender_id' },
   ],
-  defaultReturn: [
-    'contact_id',
-    'contact_type',
-    'contact_sub_type',
-    'sort_name',
-    'display_name',
-    'do_not_email',
-    'do_not_phone',
-    'do_not_mail',
-    'do_not_sms',
-    'do_not_trade',
-    'is_opt_out',
-    'legal_identifier',
-    'external_identifier',
-    'nick_name',
-    'legal_name',
-    'image_URL',
-    'preferred_communication_method',
-    'preferred_language',
-    'first_name',
-    'middle_name',
-    'last_name',
-    'prefix_id',
-    'suffix_id',
-    'formal_title',
-    'communication_style_id',
-    'job_title',
-    'gender_id',
-    'birth_date',
-    'is_deceased',
-    'deceased_date',
-    'household_name',
-    'organization_name',
-    'sic_code',
-    'contact_is_deleted',
-    'current_employer',
-    'address_id',
-    'street_address',
-    'supplemental_address_1',
-    'supplemental_address_2',
-    'supplemental_address_3',
-    'city',
-    'postal_code_suffix',
-    'postal_code',
-    'geo_code_1',
-    'geo_code_2',
-    'phone_id',
-    'phone_type_id',
-    'phone',
-    'email_id',
-    'email',
-    'on_hold',
-    'individual_prefix',
-    'individual_suffix',
-    'communication_style',
-    'gender',
-    'id',
-  ],
+  // The reference's default return list, in its order.
+  defaultReturn: `
+    contact_id contact_type contact_sub_type sort_name display_name do_not_email do_not_phone
+    do_not_mail do_not_sms do_not_trade is_opt_out legal_identifier external_identifier nick_name
+    legal_name image_URL preferred_communication_method preferred_language first_name middle_name
+    last_name prefix_id suffix_id formal_title communication_style_id job_title gender_id birth_date
+    is_deceased deceased_date household_name organization_name sic_code contact_is_deleted
+    current_employer address_id street_address supplemental_address_1 supplemental_address_2
+    supplemental_address_3 city postal_code_suffix postal_code geo_code_1 geo_code_2 phone_id
+    phone_type_id phone email_id email on_hold individual_prefix individual_suffix communication_style
+    gender id
+  `
+    .trim()
+    .split(/\s+/),
   indexes: [
     { name: 'UI_external_identifier', fields: ['external_identifier'], unique: true },
     { name: 'sort_name', fields: ['sort_name'] },
