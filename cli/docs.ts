@@ -1,12 +1,13 @@
 /**
  * Generates the reference pages from the code itself (hook refs, the action registry, the error
- * table, the manifest schema), so they cannot drift from what runs.
+ * table, the manifest schema, the entity metadata), so they cannot drift from what runs.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as core from '../kernel/core-hooks';
 import { configSchema } from '../kernel/config';
 import manifestSchema from '../kernel/manifest.schema.json';
+import { entitiesPage } from './entities-doc';
 import { describePermission, errorCodes, type HookKind, type HookRef, type Kernel, type Permission } from '../kernel';
 
 const header = (title: string, source: string) =>
@@ -23,6 +24,7 @@ export async function generateDocs(kernel: Kernel, outDir: string): Promise<stri
     'actions.md': actionsPage(kernel),
     'errors.md': errorsPage(),
     'manifest.md': manifestPage(),
+    'entities.md': entitiesPage(kernel),
     'config.schema.json':
       JSON.stringify({ $id: 'crm.config.json', title: 'crm.config.json', ...configSchema }, null, 2) + '\n',
   };

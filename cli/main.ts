@@ -18,6 +18,7 @@ import {
 import { closeDb, createDb } from '../kernel/db';
 import { createLogger } from '../kernel/log';
 import { generateDocs } from './docs';
+import { makeMigrations } from './migrations';
 import { describePlugins, installedPlugins } from './plugins';
 
 const program = new Command('crm')
@@ -90,6 +91,19 @@ program
   });
 
 program
+  .command('migrate:make')
+  .description('write a migration for every enabled plugin whose entity metadata differs from its schema snapshot')
+  .argument('[name]', 'what the migration does, e.g. add_greeting', 'schema')
+  .action(async (name: string) => {
+    const written = await makeMigrations(planPlugins(config(), KERNEL_VERSION), name);
+    console.log(
+      written.length
+        ? written.map((w) => `${w.plugin}: ${w.steps} step(s)\n  ${w.files.join('\n  ')}`).join('\n')
+        : 'Metadata and migrations agree: nothing to write.',
+    );
+  });
+
+program
   .command('plugins')
   .description('list every plugin found, enabled or not, with what it provides')
   .option('--json', 'machine-readable output')
@@ -116,7 +130,7 @@ program
 
 program
   .command('docs')
-  .description('regenerate docs/hooks.md, docs/actions.md, docs/errors.md and docs/manifest.md from the code')
+  .description('regenerate docs/hooks.md, actions.md, errors.md, manifest.md and entities.md from the code')
   .option('-o, --out <dir>', 'output folder', 'docs')
   .action(async (opts: { out: string }) => {
     // Every installed plugin, so the references cover what a deployer can enable.

@@ -14,7 +14,7 @@ import { apiAuthorize, apiException, apiPrepare, apiRespond, kernelReady, type A
 import { closeDb, createDb, migrate, ping, type Db } from './db';
 import { KernelError, isKernelError } from './errors';
 import { HookBus, Stage, type HookKind, type HookRef, type HookTapper } from './hooks';
-import { importRegister, planPlugins, withTimeout, type PlannedPlugin } from './loader';
+import { importRegister, planPlugins, withTimeout, type DiscoveredPlugin, type PlannedPlugin } from './loader';
 import { createLogger } from './log';
 import { describeErrors } from './schema';
 import { checkPermission } from './permissions';
@@ -35,6 +35,8 @@ export interface PluginContext<Options = Record<string, unknown>> {
   readonly services: ServiceRegistrar;
   /** The plugin's folder. */
   readonly dir: string;
+  /** Every planned plugin, in boot order (entity-core reads their `provides.entities`). */
+  readonly plugins: ReadonlyArray<Readonly<DiscoveredPlugin>>;
   /** Runs a hook this plugin owns (listed in its manifest's `provides.hooks`). */
   runHook<K extends HookKind, A extends unknown[], O>(ref: HookRef<K, A, O>, ...args: A): Promise<O>;
   /** I/O belongs here: runs after every plugin registered and migrations ran, in plugin order. */
@@ -317,6 +319,7 @@ export class Kernel {
       actions: this.actions.registrarFor(p.name),
       services: serviceRegistrarFor(this.container, p.name, p.manifest.provides.services),
       dir: p.dir,
+      plugins: this.plugins,
       runHook: (ref, ...args) => {
         if (!owned.has(ref.id))
           throw new KernelError(

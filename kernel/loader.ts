@@ -21,7 +21,14 @@ export interface PluginManifest {
   enabledByDefault: boolean;
   dependencies: string[];
   after: string[];
-  provides: { actions: string[]; services: string[]; hooks: string[]; routes: string[]; cli: string[] };
+  provides: {
+    actions: string[];
+    services: string[];
+    hooks: string[];
+    routes: string[];
+    cli: string[];
+    entities: string[];
+  };
   config?: object;
 }
 
@@ -235,6 +242,8 @@ export async function importRegister(p: DiscoveredPlugin): Promise<(ctx: never) 
   const file = ['register.ts', 'register.mts', 'register.js', 'register.mjs']
     .map((f) => path.join(p.dir, f))
     .find(existsSync);
+  // A plugin that only declares entities (metadata files) has no behaviour to register.
+  if (!file && p.manifest.provides.entities.length) return () => undefined;
   if (!file) throw new KernelError('E_MANIFEST_INVALID', `Plugin ${p.name} has no register.ts`, { plugin: p.name });
   const mod = await import(pathToFileURL(file).href);
   const fn = mod.default ?? mod.register;

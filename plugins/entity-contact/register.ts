@@ -4,8 +4,6 @@ import { KernelError, definePlugin } from '../../kernel';
 import { api3Error, mandatoryMissing, invalid } from '../api3/errors';
 import type { EntityRegistry, SaveContext } from '../entity-core';
 import type { Condition } from '../entity-core/store';
-import { Contact } from './entities/contact';
-import { Address, Email, Phone, Website } from './entities/location';
 import { individualDisplayName, individualSortName } from './names';
 
 type Row = Record<string, unknown>;
@@ -72,7 +70,7 @@ export default definePlugin(({ services }) => {
     return id;
   }
 
-  entities.define(Contact, {
+  entities.extend('Contact', {
     beforeGet(params) {
       const p = { ...params };
       const where: Condition[] = [];
@@ -292,7 +290,7 @@ export default definePlugin(({ services }) => {
       }
     },
   });
-  entities.define(Email, {
+  entities.extend('Email', {
     ...email,
     // is_bulkmail is one per contact.
     async afterSave(row, sc) {
@@ -305,8 +303,8 @@ export default definePlugin(({ services }) => {
           .update({ is_bulkmail: false });
     },
   });
-  entities.define(
-    Phone,
+  entities.extend(
+    'Phone',
     blockLifecycle('crm_phone', {
       primary: true,
       locationDefault: true,
@@ -315,6 +313,6 @@ export default definePlugin(({ services }) => {
       },
     }),
   );
-  entities.define(Address, blockLifecycle('crm_address', { primary: true, locationDefault: true }));
-  entities.define(Website, blockLifecycle('crm_website', { primary: false, locationDefault: false }));
+  entities.extend('Address', blockLifecycle('crm_address', { primary: true, locationDefault: true }));
+  entities.extend('Website', blockLifecycle('crm_website', { primary: false, locationDefault: false }));
 });

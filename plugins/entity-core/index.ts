@@ -3,3 +3,8 @@ export * from './hooks';
 export { EntityRegistry, type OptionItem, type OptionGroupSource } from './registry';
 export { ChangeBus } from './change-bus';
 export { permissionFor, snake } from './permissions';
+export * from './schema';
+export { diffSchemas, foldSteps, normalizeSnapshot } from './schema-diff';
+export { applySchemaSteps, revertSchemaSteps, stepSql } from './ddl';
+export { introspectSchema, comparableSnapshot, comparableSql } from './introspect';
+export { loadEntityFiles, entityFile, type EntityProvider } from './metadata';

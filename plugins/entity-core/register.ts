@@ -3,9 +3,12 @@ import { entityAccess } from './hooks';
 import { ChangeBus } from './change-bus';
 import { EntityRegistry } from './registry';
 import { EntityStore } from './store';
+import { loadEntityFiles } from './metadata';
 
-export default definePlugin(({ services, serviceConfig, log, onReady, onClose, runHook }) => {
+export default definePlugin(async ({ services, serviceConfig, log, onReady, onClose, runHook, plugins }) => {
   const registry = new EntityRegistry();
+  // Entities declared as metadata files are defined before their plugins register (entity-core boots first).
+  for (const plugin of plugins) for (const def of await loadEntityFiles(plugin)) registry.define(def);
   services.value('entities', registry);
   services.value('entityStore', new EntityStore(registry, (q) => runHook(entityAccess, q)));
   const { url, schema } = serviceConfig.database;

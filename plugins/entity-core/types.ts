@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import type { Cradle, Permission, Principal } from '../../kernel';
 
 export type FieldType =
-  'Int' | 'String' | 'Text' | 'Boolean' | 'Date' | 'Timestamp' | 'Float' | 'Money' | 'Email' | 'Url';
+  'Int' | 'String' | 'Text' | 'Boolean' | 'Date' | 'Timestamp' | 'Float' | 'Money' | 'Email' | 'Url' | 'Json';
 
 export interface FieldDef {
   name: string;
@@ -29,8 +29,16 @@ export interface FieldDef {
   pseudoEntity?: { entity: string; labelField: string; nameField?: string };
   /** Fixed options `{value: label}` for small enums. */
   options?: Record<string, string>;
-  /** Multi-valued, stored as `\x01a\x01b\x01`. */
-  serialize?: boolean;
+  /** 5.0 `serialize`: how a multi-valued field is stored. `true` means 'separator' (\x01a\x01b\x01). */
+  serialize?: boolean | 'separator' | 'json';
+  /** Column default (SQL side): a literal, or 'now' for the current timestamp. */
+  default?: string | number | boolean | null | { sql: 'now' };
+  /** For `fk` fields: what deleting the referenced row does (default 'set null'; 'cascade' for owned rows). */
+  onDelete?: 'cascade' | 'set null' | 'restrict';
+  /** Dynamic reference: this field holds an id of the entity whose table is named by the field `tableField`. */
+  dynamicFk?: { tableField: string };
+  /** Money/precision: numeric(precision, scale) for Money (default 20,2) and Float overrides. */
+  precision?: [number, number];
   uniqueName?: string;
   aliases?: string[];
   maxlength?: number;
@@ -51,8 +59,15 @@ export interface FieldDef {
 
 export interface IndexDef {
   name: string;
+  /** Field names, or SQL expressions over them written by the plugin author, e.g. 'lower(sort_name)'. */
   fields: string[];
   unique?: boolean;
+  /** Covering columns (INCLUDE). */
+  include?: string[];
+  /** Operator class per expression/field, e.g. 'text_pattern_ops'. */
+  opclass?: string;
+  /** Partial index condition (SQL written by the plugin author). */
+  where?: string;
 }
 
 /** Per-entity permission map (§6.2); keys: get, create, update, delete, default, meta, or an action name. */

@@ -1,6 +1,5 @@
 import { definePlugin } from '../../kernel';
 import type { EntityRegistry, OptionItem } from '../entity-core';
-import { LocationType, OptionGroup, OptionValue } from './entities';
 
 export default definePlugin(({ services }) => {
   const entities = services.resolve<EntityRegistry>('entities');
@@ -12,7 +11,7 @@ export default definePlugin(({ services }) => {
     },
   };
   // One default location type: setting is_default clears it elsewhere.
-  entities.define(LocationType, {
+  entities.extend('LocationType', {
     ...invalidate,
     async afterSave(row, { db }) {
       await entities.optionsChanged(db);
@@ -22,8 +21,8 @@ export default definePlugin(({ services }) => {
           .update({ is_default: false });
     },
   });
-  entities.define(OptionGroup, invalidate);
-  entities.define(OptionValue, {
+  entities.extend('OptionGroup', invalidate);
+  entities.extend('OptionValue', {
     ...invalidate,
     // One default per option group.
     async afterSave(row, { db }) {

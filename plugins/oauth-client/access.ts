@@ -7,7 +7,7 @@
 import { holds, type Principal } from '../../kernel';
 import type { RowAccess } from '../entity-core';
 import { contactRowAccess } from '../users/acl';
-import { P } from './entities';
+import { P } from './permissions';
 
 export function contactTokenAccess(
   entity: string,

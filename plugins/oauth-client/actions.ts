@@ -5,7 +5,7 @@
  */
 import type { ActionContext, ActionRegistrar, Permission, Principal } from '../../kernel';
 import { KernelError } from '../../kernel';
-import { P, type Storage } from './entities';
+import { P, type Storage } from './permissions';
 import type { ProviderRegistry } from './providers';
 import { api3ContactCreator, newStateId, OAuthStore, SESSION_ATTR, type Row, type Selector } from './store';
 import type { OAuthTokens } from './tokens';

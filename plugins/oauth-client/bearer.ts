@@ -6,7 +6,7 @@
  */
 import type { Knex } from 'knex';
 import { KernelError } from '../../kernel';
-import type { Storage } from './entities';
+import type { Storage } from './permissions';
 import { OAuthStore } from './store';
 
 export interface TokenRef {

@@ -4,7 +4,7 @@
  * `MailSettings:<id>`.
  */
 import type { Knex } from 'knex';
-import type { Storage } from './entities';
+import type { Storage } from './permissions';
 import type { OAuthStore, Row } from './store';
 import { evaluateTemplate } from './templates';
 

@@ -7,7 +7,7 @@ import { permissionsCatalogue } from '../users/hooks';
 import { contactTokenAccess } from './access';
 import { defineOAuthActions } from './actions';
 import { OAuthAccess } from './bearer';
-import { ENTITIES, OAUTH_PERMISSIONS } from './entities';
+import { OAUTH_PERMISSIONS } from './permissions';
 import { oauthRoutes } from './route';
 import { OAuthStore, SESSION_ATTR } from './store';
 import { builtinProviderClasses } from './drivers';
@@ -100,7 +100,6 @@ export default definePlugin<OAuthClientOptions>((ctx) => {
   const sessionOf = (p: { attributes?: Readonly<Record<string, unknown>> }) =>
     typeof p.attributes?.[SESSION_ATTR] === 'string' ? (p.attributes[SESSION_ATTR] as string) : null;
   const store = () => services.resolve<OAuthStore>('oauthStore');
-  for (const def of ENTITIES) entities.define(def);
   entities.extend('OAuthClient', {
     // Generic create/update (APIv4) check the provider as the reference does.
     async beforeSave(values) {

@@ -10,7 +10,7 @@ import type { Context } from 'koa';
 import { holds, isKernelError, KernelError, type Kernel, type RouteDefinition } from '../../kernel';
 import type { SessionStore } from '../users/sessions';
 import type { IdentityStore } from '../users/store';
-import { P } from './entities';
+import { P } from './permissions';
 import { mailSetup } from './mail';
 import type { OAuthStore, Row } from './store';
 import { api3ContactCreator } from './store';

@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import { holds, isKernelError, KernelError, type Cradle, type Principal } from '../../kernel';
 import type { CompiledEntity, EntityRegistry } from '../entity-core';
 import { OPERATORS, TRUSTED, type Condition, type EntityStore, type Filter } from '../entity-core/store';
-import { P, STORAGES, type Storage } from './entities';
+import { P, STORAGES, type Storage } from './permissions';
 import type { ProviderRegistry } from './providers';
 import { evaluateContactTemplate } from './templates';
 import type { OAuthTokens } from './tokens';

@@ -38,6 +38,16 @@ describe('plugin conformance', () => {
         ).to.equal(true);
       });
 
+      it('ships one entities/<Name>.ts per entity in provides.entities, and no other', () => {
+        const folder = path.join(dir, 'entities');
+        const files = existsSync(folder)
+          ? readdirSync(folder)
+              .filter((f) => /^[A-Z][A-Za-z0-9]*\.(ts|js)$/.test(f))
+              .map((f) => f.replace(/\.(ts|js)$/, ''))
+          : [];
+        expect(files.sort()).to.deep.equal([...(manifest as PluginManifest).provides.entities].sort());
+      });
+
       it('boots with only its dependencies, contributes what it declares, and closes', async function () {
         this.timeout(60000);
         // bootTestKernel enables the plugin's dependencies, and nothing else.
@@ -56,6 +66,12 @@ describe('plugin conformance', () => {
           for (const r of routes) expect(provides.routes, `route ${r} is not listed in provides.routes`).to.include(r);
           for (const s of provides.services)
             expect(t.kernel.container.hasRegistration(s), `service ${s} is declared but not registered`).to.equal(true);
+          // Every entity is declared by a plugin's manifest (loaded from its metadata file), none in code only.
+          if (t.kernel.container.hasRegistration('entities')) {
+            const declared = t.kernel.plugins.flatMap((p) => p.manifest.provides.entities).sort();
+            const defined = t.kernel.container.resolve<{ names(): string[] }>('entities').names();
+            expect(defined, 'entities defined vs provides.entities of the booted plugins').to.deep.equal(declared);
+          }
         } finally {
           await t.close();
         }

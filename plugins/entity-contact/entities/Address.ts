@@ -1,0 +1,54 @@
+/** Address: a row owned by a contact. */
+import type { EntityDef, FieldDef } from '../../entity-core';
+import { contactId, flags, locationTypeId, perms } from './location-fields';
+
+const Address: EntityDef = {
+  name: 'Address',
+  table: 'crm_address',
+  ownerField: 'contact_id',
+  labelField: 'street_address',
+  fields: [
+    { name: 'id', type: 'Int', title: 'Address ID', required: true, uniqueName: 'address_id' },
+    contactId,
+    { ...locationTypeId, apiRequired: true },
+    ...flags,
+    ...[
+      'street_address',
+      'street_number_suffix',
+      'street_number_predirectional',
+      'street_name',
+      'street_type',
+      'street_number_postdirectional',
+      'street_unit',
+      'supplemental_address_1',
+      'supplemental_address_2',
+      'supplemental_address_3',
+      'city',
+      'postal_code_suffix',
+      'postal_code',
+      'timezone',
+    ].map((n): FieldDef => ({
+      name: n,
+      type: 'String',
+      title: n.replace(/_/g, ' '),
+      maxlength: n === 'street_address' ? 96 : 64,
+    })),
+    { name: 'street_number', type: 'Int', title: 'Street Number' },
+    { name: 'geo_code_1', type: 'Float', title: 'Latitude' },
+    { name: 'geo_code_2', type: 'Float', title: 'Longitude' },
+    {
+      name: 'manual_geo_code',
+      type: 'Boolean',
+      title: 'Is Manually Geocoded',
+      apiDefault: 0,
+      required: true,
+      default: false,
+    },
+    { name: 'name', type: 'String', title: 'Address Name', maxlength: 255, uniqueName: 'address_name' },
+    { name: 'master_id', type: 'Int', title: 'Master Address ID', fk: 'Address', onDelete: 'set null' },
+  ],
+  indexes: [{ name: 'contact_id', fields: ['contact_id', 'is_primary'] }],
+  permissions: perms,
+};
+
+export default Address;
