@@ -12,7 +12,7 @@ import {
   V4_OPERATORS,
   type Condition,
   type Operator,
-} from '../entity-core/store';
+} from '../entity-core';
 
 export const MAX_PATH_JOINS = MAX_JOINS;
 

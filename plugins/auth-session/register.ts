@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
-import { authCredential, definePlugin, httpRoutes, Stage, type Kernel } from '../../kernel';
-import type { SessionStore } from '../users/sessions';
+import { definePlugin, Stage, type Kernel } from '../../kernel';
+import { authCredential, httpRoutes } from '../../host';
+import type { SessionStore } from '../users';
 import '../users/types';
 import { loginPage, logoutPage } from './pages';
 

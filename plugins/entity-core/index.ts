@@ -3,3 +3,18 @@ export * from './hooks';
 export { EntityRegistry, type OptionItem, type OptionGroupSource } from './registry';
 export { ChangeBus } from './change-bus';
 export { permissionFor, snake } from './permissions';
+export {
+  EntityStore,
+  TRUSTED,
+  MAX_CONDITION_DEPTH,
+  MAX_JOINS,
+  OPERATORS,
+  V4_OPERATORS,
+  conditionPaths,
+  dbError,
+  type Condition,
+  type Filter,
+  type Operator,
+  type Query,
+} from './store';
+export { apiCliCommand, CLI_PRINCIPAL } from './cli';

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import type supertest from 'supertest';
-import { bootTestKernel, type TestKernel } from '../../kernel/testing';
+import { bootTestKernel, type TestKernel } from '../../host/testing';
 import { issueJwt } from '../../plugins/users/jwt';
 import type { Keyring } from '../../plugins/users/keyring';
 import type { IdentityStore } from '../../plugins/users/store';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import supertest from 'supertest';
 import { createRequestScope, type Principal } from '../../../kernel';
-import { bootTestKernel, principalWith, type TestKernel } from '../../../kernel/testing';
+import { bootTestKernel, principalWith, type TestKernel } from '../../../host/testing';
 import type { Api4Result, Api4Service } from '../../../plugins/api4/types';
 import type { IdentityStore } from '../../../plugins/users/store';
 import '../../../plugins/users/types';

@@ -2,7 +2,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { bootTestKernel, type TestKernel } from '../../../kernel/testing';
+import { bootTestKernel, type TestKernel } from '../../../host/testing';
 import type { ProviderRegistry } from '../../../plugins/oauth-client/providers';
 import { grantProviders, loadGrantCatalogue, mapGrantEntry } from '../../../plugins/oauth-providers-grant/catalogue';
 import { OAUTH_BASE_PLUGINS, tempDataDir } from '../../support/oauth-servers';

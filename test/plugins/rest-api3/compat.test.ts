@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
-import type { TestKernel } from '../../../kernel/testing';
+import type { TestKernel } from '../../../host/testing';
 import { BASE_PLUGINS, bootRest } from './helpers';
 
 const KEYED = { 'x-test-perms': 'access CRM', 'x-test-flow': 'legacyrest' };
@@ -47,7 +47,7 @@ describe('compat-civicrm', () => {
       expect(csrf.body.reason).to.equal('CSRF suspected');
       const ajax = await h.get('/civicrm/ajax/rest?entity=TestThing&action=getparams&json=1').set(KEYED);
       expect(ajax.status).to.equal(200);
-      const { collectRoutes } = await import('../../../kernel');
+      const { collectRoutes } = await import('../../../host');
       const routes = (await collectRoutes(t.kernel)).filter((r) => r.plugin === 'compat-civicrm');
       expect(routes.map((r) => [r.id, r.auth])).to.deep.equal([
         ['compat-civicrm:ajax', ['authx', 'legacy-keys', 'session']],
