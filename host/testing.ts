@@ -19,7 +19,14 @@ import knexFactory, { type Knex } from 'knex';
 import ClientPGLite from 'knex-pglite';
 import type Koa from 'koa';
 import supertest from 'supertest';
-import { ANONYMOUS, BUILTIN_PLUGINS_DIR, discoverPlugins, type Kernel, type KernelError, type Principal } from '../kernel';
+import {
+  ANONYMOUS,
+  BUILTIN_PLUGINS_DIR,
+  discoverPlugins,
+  type Kernel,
+  type KernelError,
+  type Principal,
+} from '../kernel';
 import { createKernel } from './boot';
 import { finishConfig, type Config } from './config';
 import { createDb } from './db';

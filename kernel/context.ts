@@ -59,9 +59,7 @@ export function pluginContext(
     actions: kernel.actions.registrarFor(plugin.name),
     services: serviceRegistrarFor(kernel.container, plugin.name, plugin.manifest.provides.services),
     dir: plugin.dir,
-    plugins: Object.freeze(
-      kernel.plugins.map(({ name, dir, manifest }) => Object.freeze({ name, dir, manifest })),
-    ),
+    plugins: Object.freeze(kernel.plugins.map(({ name, dir, manifest }) => Object.freeze({ name, dir, manifest }))),
     runHook: (ref, ...args) => {
       if (!owned.has(ref.id))
         throw new KernelError(

@@ -2,7 +2,14 @@
  * The generic APIv4 actions, written once over entity metadata (entity `'*'`, version 4): get, create,
  * update, save, delete, replace, getFields, getActions, checkAccess; every one accepts `chain`.
  */
-import { KernelError, isKernelError, type ActionContext, type ActionRegistrar, type Permission, type Principal } from '../../kernel';
+import {
+  KernelError,
+  isKernelError,
+  type ActionContext,
+  type ActionRegistrar,
+  type Permission,
+  type Principal,
+} from '../../kernel';
 import type { CompiledEntity, EntityRegistry, FieldDef, SaveContext } from '../entity-core';
 import { permissionFor } from '../entity-core';
 import { TRUSTED, type Condition, type EntityStore } from '../entity-core';

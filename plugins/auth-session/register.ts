@@ -2,7 +2,6 @@ import type { Context } from 'koa';
 import { definePlugin, Stage, type Kernel } from '../../kernel';
 import { authCredential, httpRoutes } from '../../host';
 import type { SessionStore } from '../users';
-import '../users/types';
 import { loginPage, logoutPage } from './pages';
 
 /** Only a local path may follow a login (no open redirect). */

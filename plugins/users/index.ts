@@ -6,3 +6,5 @@ export { SessionStore } from './sessions';
 export { IdentityStore } from './store';
 export { Throttle } from './throttle';
 export { ROLE_PERMISSIONS } from './types';
+export { issueJwt } from './jwt';
+export { Keyring } from './keyring';

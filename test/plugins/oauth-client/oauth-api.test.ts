@@ -15,8 +15,8 @@ import { failure, bootTestKernel, type TestKernel } from '../../../host/testing'
 import type { OAuthAccess } from '../../../plugins/oauth-client/bearer';
 import type { OAuthStore, Row } from '../../../plugins/oauth-client/store';
 import { sha256 } from '../../../plugins/oauth-client/store';
-import type { SessionStore } from '../../../plugins/users/sessions';
-import type { IdentityStore } from '../../../plugins/users/store';
+import type { SessionStore } from '../../../plugins/users';
+import type { IdentityStore } from '../../../plugins/users';
 import {
   OAUTH_BASE_PLUGINS,
   expectNoSecretsLogged,
@@ -992,7 +992,7 @@ describe('OAuth entities and APIv4 actions (real authorization servers)', functi
     });
 
     it('writes: "manage my" + edit all cannot touch another contact\'s token; "manage all" + edit all can', async () => {
-      const es = t.kernel.container.resolve<import('../../../plugins/entity-core/store').EntityStore>('entityStore');
+      const es = t.kernel.container.resolve<import('../../../plugins/entity-core').EntityStore>('entityStore');
       const entity = store.entity('OAuthContactToken');
       const my = who(['manage my OAuth contact tokens', 'edit all contacts'], user.contactId);
       expect((await failure(es.checkWrite(entity, 'create', { contact_id: other.contactId }, my))).code).to.equal(
