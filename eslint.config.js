@@ -1,6 +1,7 @@
 // Lint rules for the codebase (run by `npm run lint` and .ci/run). Formatting is prettier's job.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import pluginBoundaries from './eslint-rules/plugin-boundaries.js';
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'var/**', 'bench/results/**', 'docs/**'] },
@@ -18,12 +19,18 @@ export default tseslint.config(
     },
   },
   {
+    // A plugin imports another plugin only through its index.ts (docs/architecture.md, ADR 0007).
+    files: ['plugins/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'cli/**/*.ts', 'host/**/*.ts', 'kernel/**/*.ts'],
+    plugins: { crm: { rules: { 'plugin-boundaries': pluginBoundaries } } },
+    rules: { 'crm/plugin-boundaries': 'error' },
+  },
+  {
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     // Tests read loosely typed API answers; `any` there is a reading aid, not a type hole in the service.
     rules: { '@typescript-eslint/no-unused-expressions': 'off', '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
-    files: ['bin/**/*.mjs', '*.js'],
+    files: ['bin/**/*.mjs', '*.js', 'eslint-rules/**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },
 );

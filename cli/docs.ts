@@ -4,8 +4,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import * as core from '../kernel/core-hooks';
-import { configSchema } from '../kernel/config';
+import * as core from '../host/hooks';
+import { configSchema } from '../host';
 import manifestSchema from '../kernel/manifest.schema.json';
 import { entitiesPage } from './entities-doc';
 import { describePermission, errorCodes, type HookKind, type HookRef, type Kernel, type Permission } from '../kernel';

@@ -3,20 +3,17 @@
  * theirs through the `cli.commands` hook.
  */
 import { Command } from 'commander';
+import { isKernelError, planPlugins, KERNEL_VERSION, type Kernel } from '../kernel';
 import {
   cliCommands,
+  cliContext,
   createKernel,
-  isKernelError,
-  Kernel,
+  hostedKernel,
   loadConfig,
-  planPlugins,
-  KERNEL_VERSION,
   startServer,
   type CliCommand,
   type Config,
-} from '../kernel';
-import { closeDb, createDb } from '../kernel/db';
-import { createLogger } from '../kernel/log';
+} from '../host';
 import { generateDocs } from './docs';
 import { makeMigrations } from './migrations';
 import { describePlugins, installedPlugins } from './plugins';
@@ -30,12 +27,11 @@ const config = (overrides: Record<string, unknown> = {}): Config =>
 
 /** A kernel with every plugin registered but nothing started (no I/O). */
 async function registeredKernel(cfg: Config): Promise<Kernel> {
-  const log = createLogger({ level: cfg.log.level, pretty: cfg.log.pretty });
-  const kernel = new Kernel(cfg, log, createDb(cfg, log));
+  const kernel = hostedKernel(cfg);
   try {
     return await kernel.register();
   } catch (err) {
-    await closeDb(kernel.db);
+    await kernel.close();
     throw err;
   }
 }
@@ -171,7 +167,7 @@ async function addPluginCommands(): Promise<void> {
         config: { ...cfg, log: { ...cfg.log, level: cfg.log.level === 'info' ? 'warn' : cfg.log.level } },
       });
       try {
-        const out = await cmd.run(args, options, kernel);
+        const out = await cmd.run(args, options, cliContext(kernel));
         if (out) console.log(out);
       } finally {
         await kernel.close();

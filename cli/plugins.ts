@@ -1,6 +1,8 @@
 /** `crm plugins`: every plugin found, enabled or not, and what it provides. */
 import path from 'node:path';
-import { BUILTIN_PLUGINS_DIR, discoverPlugins, enabledNames, type Config, type PluginManifest } from '../kernel';
+import { BUILTIN_PLUGINS_DIR, discoverPlugins, type PluginManifest } from '../kernel';
+import { enabledNames } from '../kernel/loader';
+import { type Config } from '../host';
 
 export function installedPlugins(cfg: Config): Array<{ name: string; dir: string; manifest: PluginManifest }> {
   const dirs = [BUILTIN_PLUGINS_DIR, ...cfg.pluginPaths.map((p) => path.resolve(cfg.root, p))];

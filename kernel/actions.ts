@@ -1,8 +1,8 @@
 /**
  * The action registry, keyed by (API version, entity, action).
  *
- * Entity names are normalised as the reference APIv3 does (`contact` → `Contact`, `group_contact` →
- * `GroupContact`, `uf_match` → `UFMatch`); action names are case-insensitive. An action defined for
+ * Each API version may bring naming rules (APIv3's come from the api3 plugin: `contact` → `Contact`);
+ * without them entities match exactly and action names case-insensitively. An action defined for
  * entity `'*'` is generic: it serves every entity its `entities()` lists, unless that entity defines
  * the same action itself (the reference resolves entity-specific functions before generic ones).
  */
@@ -53,36 +53,48 @@ export interface ActionListing {
 /** What a plugin may do with the registry. */
 export interface ActionRegistrar {
   define<P = Record<string, unknown>, R = unknown>(def: ActionDefinition<P, R>): void;
+  /** Sets the naming rules of an API version (one plugin per version). */
+  naming(version: number, rules: VersionNaming): void;
 }
 
-const v3Specials: Record<string, string> = { Im: 'Im', Acl: 'Acl', Pcp: 'Pcp' };
-
-/** APIv3 entity-name normalisation (reference §1.3). `groupcontact` stays `Groupcontact` and does not resolve. */
-export function normaliseEntity(raw: string): string {
-  const munged = String(raw)
-    .replace(/[^A-Za-z0-9_]+/g, '_')
-    .slice(0, 63);
-  const name = munged
-    .split('_')
-    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-    .join('');
-  if (name.startsWith('Uf')) return 'UF' + name.slice(2);
-  return v3Specials[name] ?? name;
-}
-
-/** Action names: munged to `[A-Za-z0-9_]` and lower-cased for lookup. */
-export function normaliseAction(raw: string): string {
-  return String(raw)
-    .replace(/[^A-Za-z0-9_]+/g, '_')
-    .slice(0, 63)
-    .toLowerCase();
+/**
+ * How one API version spells entity and action names, and how it words an unknown action. The plugin
+ * that implements the version registers it (api3 for the reference's APIv3 rules); a version without
+ * naming rules matches entities exactly and actions case-insensitively.
+ */
+export interface VersionNaming {
+  entity(raw: string): string;
+  action(raw: string): string;
+  notFound?(entity: string, action: string): string;
 }
 
 export class ActionRegistry {
   private exact = new Map<string, CompiledAction>();
   private generic = new Map<string, CompiledAction>();
+  private namings = new Map<number, { plugin: string; rules: VersionNaming }>();
   private sealed = false;
   private readonly ajv = makeAjv();
+
+  setNaming(plugin: string, version: number, rules: VersionNaming): void {
+    const existing = this.namings.get(version);
+    if (existing)
+      throw new KernelError(
+        'E_ACTION_DUPLICATE',
+        `Naming rules of APIv${version} are set by both ${existing.plugin} and ${plugin}`,
+        { plugin },
+      );
+    this.namings.set(version, { plugin, rules });
+  }
+
+  /** The naming rules of a version, when a plugin set them. */
+  naming(version: number): VersionNaming | undefined {
+    return this.namings.get(version)?.rules;
+  }
+
+  /** Why an action does not resolve, in the version's own wording when it has one. */
+  notFoundMessage(version: number, entity: string, action: string): string {
+    return this.naming(version)?.notFound?.(entity, action) ?? `API v${version} ${entity}.${action} does not exist`;
+  }
 
   define<P, R>(plugin: string, def: ActionDefinition<P, R>): void {
     if (this.sealed)
@@ -123,15 +135,21 @@ export class ActionRegistry {
   }
 
   registrarFor(plugin: string): ActionRegistrar {
-    return { define: (def) => this.define(plugin, def) };
+    return {
+      define: (def) => this.define(plugin, def),
+      naming: (version, rules) => this.setNaming(plugin, version, rules),
+    };
   }
 
   seal(): void {
     this.sealed = true;
   }
 
-  /** Resolves an action; `entity` is matched as given (normalise it first for APIv3). */
-  get(version: number, entity: string, action: string): CompiledAction | undefined {
+  /** Resolves an action, after the version's naming rules (if any) normalised both names. */
+  get(version: number, rawEntity: string, rawAction: string): CompiledAction | undefined {
+    const naming = this.naming(version);
+    const entity = naming ? naming.entity(rawEntity) : rawEntity;
+    const action = naming ? naming.action(rawAction) : rawAction;
     const own = this.exact.get(keyOf(version, entity, action));
     if (own) return own;
     const gen = this.generic.get(keyOf(version, '*', action));

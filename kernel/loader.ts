@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import semver from 'semver';
-import type { Config } from './config';
+import type { ServiceConfig as Config } from './types';
 import { AggregateKernelError, KernelError } from './errors';
 import { describeErrors, makeAjv } from './schema';
 import manifestSchema from './manifest.schema.json';

@@ -1,8 +1,6 @@
 /** Types shared by the kernel and plugins. */
 import type { AwilixContainer } from 'awilix';
 import type { Knex } from 'knex';
-import type { Context } from 'koa';
-import type { Logger } from 'pino';
 
 /** A permission requirement: a name, all of several, any of several, or `'public'`. */
 export type Permission = 'public' | string | { allOf: Permission[] } | { anyOf: Permission[] };
@@ -47,67 +45,106 @@ export interface ActionContext {
   ): Promise<unknown>;
 }
 
-/** A request as auth plugins see it: no Koa objects, so they stay testable. */
-export interface AuthRequest {
-  readonly method: string;
-  readonly path: string;
-  readonly ip: string;
-  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
-  readonly query: Readonly<Record<string, unknown>>;
-  readonly body: Readonly<Record<string, unknown>>;
-  /** Auth methods the matched route accepts (e.g. `authx`, `legacy-keys`, `session`). */
-  readonly accepts: readonly string[];
-  /** The route's id (`<plugin>:<name>`), for per-route policies. */
-  readonly route: string;
-  cookie(name: string): string | undefined;
-}
-
-/** A raw HTTP answer an auth plugin may require on refusal (e.g. AuthX's `HTTP 401` text). */
-export interface RawResponse {
-  status: number;
-  type: string;
-  body: string;
-  headers?: Record<string, string>;
-}
-
-export type CredentialResult =
-  | { accept: Omit<Principal, 'permissions'> & { permissions?: ReadonlySet<string> } }
-  | { reject: string; response?: RawResponse; details?: Record<string, unknown> };
-
-/** A route contributed through the `http.routes` hook. */
-export interface RouteDefinition {
-  /** Unique within the plugin; the route id is `<plugin>:<name>`. */
-  name: string;
-  methods: Array<'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS' | 'HEAD'>;
-  /** One path or several aliases (koa-router syntax). */
-  path: string | string[];
-  /** Auth methods accepted here; none means the route is public (only the anonymous principal). */
-  auth?: string[];
-  handler(ctx: Context, scope: AwilixContainer<Cradle>): Promise<void> | void;
-  /** Renders a thrown error in the route's own wire format; default: JSON `{error:{code,message}}` with its status. */
-  renderError?(err: import('./errors').KernelError, ctx: Context): void;
-}
-
-/** An output format contributed through `format.renderers`. */
-export interface Renderer {
-  /** Short name used by an explicit `format` parameter (`json`, `xml`). */
-  name: string;
-  mediaType: string;
-  render(value: unknown, opts: Record<string, unknown>): string;
-}
-
 /**
  * The container's names. Plugins add theirs by declaration merging on this interface in their own
  * `types.ts`, next to the plugin.
  */
 export interface Cradle {
-  config: import('./config').Config;
+  config: ServiceConfig;
   log: Logger;
   db: Knex;
   hooks: import('./hooks').HookBus;
   actions: import('./actions').ActionRegistry;
-  kernel: import('./kernel').Kernel;
+  /** The narrow API surface plugins call through: `call` runs the pipeline, `can` asks authorize only. */
+  api: Api;
   requestId: string;
   principal: Principal;
   [service: string]: unknown;
+}
+
+/**
+ * The logger the kernel and plugins write to. The host supplies it (pino today); the kernel only
+ * needs this much, so swapping the logging library touches no kernel file.
+ */
+export interface Logger {
+  child(bindings: Record<string, unknown>): Logger;
+  fatal(obj: object | string, msg?: string): void;
+  error(obj: object | string, msg?: string): void;
+  warn(obj: object | string, msg?: string): void;
+  info(obj: object | string, msg?: string): void;
+  debug(obj: object | string, msg?: string): void;
+  trace(obj: object | string, msg?: string): void;
+}
+
+/**
+ * What the kernel reads from the service configuration. The host's configuration loader adds its
+ * own keys (server, database, log…) to this interface by declaration merging, so plugins see the
+ * whole configuration through `ctx.serviceConfig` without the kernel knowing its shape.
+ */
+export interface ServiceConfig {
+  /** Exact list of enabled plugins; when absent, every plugin whose manifest says `enabledByDefault`. */
+  plugins?: string[];
+  /** Added to / removed from the default set (ignored when `plugins` is given). */
+  enable: string[];
+  disable: string[];
+  /** Extra folders holding plugin folders (for extension authors), besides the built-in `plugins/`. */
+  pluginPaths: string[];
+  /** Per-plugin options, validated against each manifest's `config` schema. */
+  pluginConfig: Record<string, Record<string, unknown>>;
+  mode: 'production' | 'development' | 'test';
+  /** Per-plugin limit for register, ready and close. */
+  pluginTimeoutMs: number;
+  /** Folder the config file was read from; relative paths resolve against it. */
+  root: string;
+}
+
+/** Options of an in-process call through the `api` service. */
+export interface ApiCallRequest {
+  version?: number;
+  entity: string;
+  action: string;
+  params: Record<string, unknown>;
+  principal?: Principal;
+  /** The request scope; a fresh one is made (and disposed) when absent. */
+  scope?: AwilixContainer<Cradle>;
+  /** The ambient transaction, for nested calls. */
+  db?: Knex;
+  /** false skips authorization (in-process calls made by trusted code only). */
+  checkPermissions?: boolean;
+  /** Run everything, then roll the database back (APIv3 `options.force_rollback`). */
+  rollback?: boolean;
+}
+
+/** The `api` service: what plugins may do with the kernel's pipeline, and nothing more. */
+export interface Api {
+  call(req: ApiCallRequest): Promise<unknown>;
+  can(
+    entity: string,
+    action: string,
+    principal: Principal,
+    opts?: { version?: number; params?: Record<string, unknown> },
+  ): Promise<boolean>;
+  /** The action catalogue (getactions/getActions list what the caller may run). */
+  actions(filter?: { version?: number; entity?: string }): import('./actions').ActionListing[];
+  /** A request scope for work outside an HTTP request (CLI commands, background jobs). */
+  scope(name: string, principal?: Principal): AwilixContainer<Cradle>;
+}
+
+/** Migrations of one plugin: its name and its `migrations/` folder. */
+export interface PluginMigrations {
+  plugin: string;
+  dir: string;
+}
+
+/**
+ * The database engine as the kernel sees it: the host opens it (PostgreSQL or embedded PGlite) and
+ * hands over the knex handle and these operations, so swapping the engine touches no kernel file.
+ */
+export interface Storage {
+  readonly db: Knex;
+  /** Fails with E_DB_UNAVAILABLE when the database cannot be reached. */
+  ping(): Promise<void>;
+  /** Applies pending migrations, in the order given; returns the names applied. */
+  migrate(plugins: PluginMigrations[]): Promise<string[]>;
+  close(): Promise<void>;
 }

@@ -1,6 +1,6 @@
 /** APIv3 error helpers: KernelErrors whose `details` carry the wire extras in order, then `error_code`. */
 import { KernelError, isKernelError, registerErrorCodes } from '../../kernel';
-import { dbError } from '../entity-core/store';
+import { dbError } from '../entity-core';
 
 registerErrorCodes('api3', {
   E_API3_CHAINED: {

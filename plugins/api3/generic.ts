@@ -3,10 +3,11 @@
  * getvalue, getcount, create, delete, replace, validate, getrefcount, getlist, getoptions, getfields,
  * getactions, getunique, and the deprecated setvalue and update.
  */
-import { KernelError, sqlDuring, type ActionContext, type ActionRegistrar } from '../../kernel';
+import { KernelError, type ActionContext, type ActionRegistrar } from '../../kernel';
+import { sqlDuring } from '../../host';
 import type { CompiledEntity, EntityRegistry, FieldDef, SaveContext } from '../entity-core';
-import { permissionFor } from '../entity-core/permissions';
-import { conditionPaths, type Condition, type EntityStore } from '../entity-core/store';
+import { permissionFor } from '../entity-core';
+import { conditionPaths, type Condition, type EntityStore } from '../entity-core';
 import { envelope, scalarEnvelope, stringifyLeaves } from './envelope';
 import { api3Error, invalid, mandatoryMissing, returnedError } from './errors';
 import {
@@ -252,7 +253,7 @@ class Generic {
         const next = f?.fk ? this.registry.find(f.fk) : undefined;
         if (!next) break; // the store reports unknown paths
         if (!checked.has(next.name)) {
-          if (!(await ctx.scope.cradle.kernel.can(next.name, 'get', ctx.principal))) {
+          if (!(await ctx.scope.cradle.api.can(next.name, 'get', ctx.principal))) {
             throw new KernelError(
               'E_FORBIDDEN',
               `Authorization failed to join onto ${next.name} api in parameter ${parts.slice(0, i + 1).join('.')}`,
@@ -679,10 +680,10 @@ class Generic {
   }
 
   async getactions(e: CompiledEntity, ctx: ActionContext): Promise<unknown> {
-    const kernel = ctx.scope.cradle.kernel;
+    const api = ctx.scope.cradle.api;
     const names: string[] = [];
-    for (const a of kernel.actions.list({ version: 3, entity: e.name })) {
-      if (await kernel.can(e.name, a.action, ctx.principal)) names.push(a.action);
+    for (const a of api.actions({ version: 3, entity: e.name })) {
+      if (await api.can(e.name, a.action, ctx.principal)) names.push(a.action);
     }
     return { ...scalarEnvelope(names), deprecated: { ...DEPRECATED } };
   }

@@ -6,6 +6,7 @@ import type { Api3Service } from './types';
 export * from './types';
 export { api3Error, invalid, mandatoryMissing, returnedError } from './errors';
 export { envelope, scalarEnvelope, stringifyLeaves } from './envelope';
+export { normaliseAction, normaliseEntity } from './naming';
 
 /** Thrown by {@link api3} when a call fails or its result has `is_error` (the spec's 4.3.5 wrapper). */
 export class Api3CallError extends KernelError {

@@ -6,7 +6,7 @@
 import type { Knex } from 'knex';
 import type { Principal } from '../../kernel';
 import type { CompiledEntity, EntityRegistry, FieldDef } from '../entity-core';
-import { OPERATORS, type Condition, type Filter, type Operator, type Query } from '../entity-core/store';
+import { OPERATORS, type Condition, type Filter, type Operator, type Query } from '../entity-core';
 import { invalid } from './errors';
 
 export interface GetOptions {

@@ -4,10 +4,11 @@
  * into one query for all parent rows.
  */
 import type { Knex } from 'knex';
-import { KernelError, isKernelError, normaliseAction, normaliseEntity, type Kernel } from '../../kernel';
-import type { EntityRegistry } from '../entity-core/registry';
-import { snake } from '../entity-core/permissions';
-import { OPERATORS, TRUSTED } from '../entity-core/store';
+import { KernelError, isKernelError, type Api } from '../../kernel';
+import { normaliseAction, normaliseEntity } from './naming';
+import type { EntityRegistry } from '../entity-core';
+import { snake } from '../entity-core';
+import { OPERATORS, TRUSTED } from '../entity-core';
 import { envelope, rowsOf } from './envelope';
 import { toApi3Error } from './errors';
 import type { Api3Request, Api3Service } from './types';
@@ -69,7 +70,8 @@ export function splitChains(
   return { params: rest, chains };
 }
 
-export function createApi3Service(kernel: Kernel): Api3Service {
+/** `kernel` is the pipeline (`api.call`) and the root database handle, for transactions it opens itself. */
+export function createApi3Service(kernel: { call: Api['call']; db: Knex }): Api3Service {
   const service: Api3Service = {
     async call(input: Api3Request): Promise<unknown> {
       // check_permissions off also lifts row access (the reference skips ACLs then too).

@@ -1,5 +1,5 @@
 /** The APIv3 engine's contract: what bindings (rest-api3) and plugins call. */
-import type { EngineRequest } from '../entity-core/types';
+import type { EngineRequest } from '../entity-core';
 
 /** The engine request shared by both API versions (entity-core). */
 export type Api3Request = EngineRequest;

@@ -11,8 +11,8 @@ import {
   type Principal,
 } from '../../kernel';
 import type { CompiledEntity, EntityRegistry, FieldDef, SaveContext } from '../entity-core';
-import { permissionFor } from '../entity-core/permissions';
-import { TRUSTED, type Condition, type EntityStore } from '../entity-core/store';
+import { permissionFor } from '../entity-core';
+import { TRUSTED, type Condition, type EntityStore } from '../entity-core';
 import {
   coerceWrite,
   equalities,
@@ -239,7 +239,7 @@ class Generic {
         if (seen.has(j.name)) continue;
         seen.add(j.name);
         if (ctx.principal.attributes?.[TRUSTED]) continue;
-        if (!(await ctx.scope.cradle.kernel.can(j.name, 'get', ctx.principal, { version: 4 }))) {
+        if (!(await ctx.scope.cradle.api.can(j.name, 'get', ctx.principal, { version: 4 }))) {
           throw new KernelError('E_FORBIDDEN', `Authorization failed: cannot join onto ${j.name} in ${r.path}`, {
             details: { acl: true },
           });
@@ -379,7 +379,7 @@ class Generic {
       existing,
       // Lifecycle taps speak APIv3 (their params shape); they run trusted, in this transaction.
       call: (entity, action, sub) =>
-        ctx.scope.cradle.kernel.call({
+        ctx.scope.cradle.api.call({
           version: 3,
           entity,
           action,
@@ -594,10 +594,10 @@ class Generic {
   }
 
   async getActions(e: CompiledEntity, p: Params, ctx: ActionContext) {
-    const kernel = ctx.scope.cradle.kernel;
+    const api = ctx.scope.cradle.api;
     const values: Row[] = [];
-    for (const a of kernel.actions.list({ version: 4, entity: e.name })) {
-      if (await kernel.can(e.name, a.action, ctx.principal, { version: 4 }))
+    for (const a of api.actions({ version: 4, entity: e.name })) {
+      if (await api.can(e.name, a.action, ctx.principal, { version: 4 }))
         values.push({ name: a.action, description: a.description });
     }
     return { values: pick(filterRows(values, p.where), p.select) };
@@ -605,8 +605,8 @@ class Generic {
 
   async checkAccess(e: CompiledEntity, p: Params, ctx: ActionContext) {
     const action = String(p.action);
-    const kernel = ctx.scope.cradle.kernel;
-    let access = await kernel.can(e.name, action, ctx.principal, { version: 4, params: { values: p.values ?? {} } });
+    const api = ctx.scope.cradle.api;
+    let access = await api.can(e.name, action, ctx.principal, { version: 4, params: { values: p.values ?? {} } });
     const values = (p.values ?? {}) as Row;
     if (access && e.ownerField && !ctx.principal.attributes?.[TRUSTED]) {
       const a = action.toLowerCase();

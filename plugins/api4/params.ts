@@ -5,14 +5,7 @@
  */
 import { KernelError, type Principal } from '../../kernel';
 import type { CompiledEntity, EntityRegistry, FieldDef } from '../entity-core';
-import {
-  MAX_CONDITION_DEPTH,
-  MAX_JOINS,
-  TRUSTED,
-  V4_OPERATORS,
-  type Condition,
-  type Operator,
-} from '../entity-core/store';
+import { MAX_CONDITION_DEPTH, MAX_JOINS, TRUSTED, V4_OPERATORS, type Condition, type Operator } from '../entity-core';
 
 export const MAX_PATH_JOINS = MAX_JOINS;
 

@@ -3,11 +3,11 @@
  * authorization and row access, for trusted code), the kernel pipeline, and the reference's wording of
  * an entity-level refusal (`Authorization failed: CRM APIv4 (<Entity>::<action>)`).
  */
-import { KernelError, isKernelError, type Kernel } from '../../kernel';
-import { TRUSTED } from '../entity-core/store';
+import { KernelError, isKernelError, type Api } from '../../kernel';
+import { TRUSTED } from '../entity-core';
 import type { Api4Request, Api4Result, Api4Service } from './types';
 
-export function createApi4Service(kernel: Kernel): Api4Service {
+export function createApi4Service(kernel: { call: Api['call'] }): Api4Service {
   return {
     async call(input: Api4Request): Promise<Api4Result> {
       const params = { ...(input.params ?? {}) };

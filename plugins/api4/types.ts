@@ -1,5 +1,5 @@
 /** The APIv4 engine's contract: what bindings (rest-api4) and plugins call. */
-import type { EngineRequest } from '../entity-core/types';
+import type { EngineRequest } from '../entity-core';
 
 export type Row = Record<string, unknown>;
 

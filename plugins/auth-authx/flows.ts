@@ -5,8 +5,8 @@
  * login path, `auto` with `_authxSes=1`, `param` otherwise. The site key for the `site_key` guard
  * comes from X-Crm-Key or `_authxSiteKey`.
  */
-import type { AuthRequest } from '../../kernel';
-import type { CredType, UserMode } from '../users/authenticator';
+import type { AuthRequest } from '../../host';
+import type { CredType, UserMode } from '../users';
 
 export type FlowName = 'param' | 'header' | 'xheader' | 'login' | 'auto';
 export type FlowSettings = Record<FlowName, { cred: CredType[]; user: UserMode }>;

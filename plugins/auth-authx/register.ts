@@ -1,16 +1,11 @@
-import {
-  authCredential,
-  definePlugin,
-  httpRoutes,
-  KernelError,
-  Stage,
-  type Kernel,
-  type RawResponse,
-} from '../../kernel';
-import type { Authenticator, Guard } from '../users/authenticator';
-import type { SessionStore } from '../users/sessions';
-import { ROLE_PERMISSIONS } from '../users/types';
+import type { Knex } from 'knex';
+import { definePlugin, KernelError, Stage } from '../../kernel';
+import { authCredential, httpRoutes, type RawResponse } from '../../host';
+import type { Authenticator, Guard } from '../users';
+import type { SessionStore } from '../users';
+import { ROLE_PERMISSIONS } from '../users';
 import { detectFlow, LOGIN_PATH, type FlowSettings, type HeaderNames } from './flows';
+import { authxHeaders } from './hooks';
 
 interface AuthxOptions {
   flows: FlowSettings;
@@ -27,18 +22,13 @@ export function authxRefusal(message: string, retryAfter?: number): RawResponse 
   };
 }
 
-export default definePlugin<AuthxOptions>(({ config, hooks, services, onReady }) => {
+export default definePlugin<AuthxOptions>(({ config, hooks, services, onReady, runHook }) => {
   let names: HeaderNames = { auth: ['x-crm-auth'], siteKey: ['x-crm-key'] };
-  onReady(() => {
-    const container = services.resolve<Kernel>('kernel').container;
-    if (container.hasRegistration('compatCivicrm')) {
-      const compat = container.resolve('compatCivicrm') as {
-        authHeaders?: readonly string[];
-        siteKeyHeaders?: readonly string[];
-      };
+  onReady(async () => {
+    for (const extra of await runHook(authxHeaders)) {
       names = {
-        auth: [...names.auth, ...(compat.authHeaders ?? []).map((h) => h.toLowerCase())],
-        siteKey: [...names.siteKey, ...(compat.siteKeyHeaders ?? []).map((h) => h.toLowerCase())],
+        auth: [...names.auth, ...(extra.auth ?? []).map((h) => h.toLowerCase())],
+        siteKey: [...names.siteKey, ...(extra.siteKey ?? []).map((h) => h.toLowerCase())],
       };
     }
   });
@@ -50,7 +40,7 @@ export default definePlugin<AuthxOptions>(({ config, hooks, services, onReady })
       if (!req.accepts.includes('authx')) return undefined;
       const found = detectFlow(req, config.flows, names);
       if (!found) return undefined;
-      const db = services.resolve<Kernel['db']>('db');
+      const db = services.resolve<Knex>('db');
       const authenticator = services.resolve<Authenticator>('authenticator');
       const outcome = await authenticator.authenticate(db, {
         flow: found.flow,

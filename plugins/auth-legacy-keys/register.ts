@@ -7,18 +7,12 @@
  * - extern/rest.php (any other route): a rejection without response, which the binding renders
  *   as `{"error_message":…,"is_error":1}` (JSON or XML).
  */
-import {
-  authCredential,
-  definePlugin,
-  type AuthRequest,
-  type CredentialResult,
-  type Kernel,
-  type RawResponse,
-} from '../../kernel';
-import { THROTTLED, type Authenticator, type CredType, type UserMode } from '../users/authenticator';
-import type { IdentityStore } from '../users/store';
-import type { Throttle } from '../users/throttle';
-import { ROLE_PERMISSIONS } from '../users/types';
+import { definePlugin, type Kernel } from '../../kernel';
+import { authCredential, type AuthRequest, type CredentialResult, type RawResponse } from '../../host';
+import { THROTTLED, type Authenticator, type CredType, type UserMode } from '../users';
+import type { IdentityStore } from '../users';
+import type { Throttle } from '../users';
+import { ROLE_PERMISSIONS } from '../users';
 
 interface LegacyOptions {
   ajaxPaths: string[];

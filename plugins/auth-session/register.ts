@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
-import { authCredential, definePlugin, httpRoutes, Stage, type Kernel } from '../../kernel';
-import type { SessionStore } from '../users/sessions';
-import '../users/types';
+import { definePlugin, Stage, type Kernel } from '../../kernel';
+import { authCredential, httpRoutes } from '../../host';
+import type { SessionStore } from '../users';
 import { loginPage, logoutPage } from './pages';
 
 /** Only a local path may follow a login (no open redirect). */

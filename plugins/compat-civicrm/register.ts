@@ -1,11 +1,14 @@
 /**
  * The reference's spellings, off by default. Routes are the rest-api3 and rest-api4 handlers mounted at CiviCRM's
- * paths (skipping any path rest-api3 already serves, e.g. an externPrefix set to CiviCRM's), and the
- * `compatCivicrm` service tells auth plugins which headers and permission names to accept.
+ * paths (skipping any path rest-api3 already serves, e.g. an externPrefix set to CiviCRM's); the
+ * reference's header and permission names reach the auth plugins through hooks those plugins own.
  */
-import { definePlugin, httpRoutes } from '../../kernel';
-import { makeRoutes, type RestApi3Binding } from '../rest-api3/routes';
-import { makeApi4Routes, type RestApi4Binding } from '../rest-api4/routes';
+import { definePlugin } from '../../kernel';
+import { httpRoutes } from '../../host';
+import { authxHeaders } from '../auth-authx';
+import { permissionAliases } from '../users';
+import { makeRoutes, type RestApi3Binding } from '../rest-api3';
+import { makeApi4Routes, type RestApi4Binding } from '../rest-api4';
 import type { CompatCivicrm } from './types';
 
 export const CIVICRM_PATHS = {
@@ -28,7 +31,9 @@ export const COMPAT: CompatCivicrm = Object.freeze({
 });
 
 export default definePlugin(({ hooks, services, serviceConfig }) => {
-  services.value('compatCivicrm', COMPAT);
+  // Taps on hooks of plugins that may be disabled: they simply never run then.
+  hooks.tap(authxHeaders, () => ({ auth: COMPAT.authHeaders, siteKey: COMPAT.siteKeyHeaders }));
+  hooks.tap(permissionAliases, () => COMPAT.permissionAliases);
   const own = (serviceConfig.pluginConfig['rest-api3'] ?? {}) as { externPrefix?: string };
   const neutralExtern = `${(own.externPrefix ?? '/crm').replace(/\/+$/, '')}/extern/rest.php`;
   hooks.tap(httpRoutes, () => {

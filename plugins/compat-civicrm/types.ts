@@ -1,4 +1,4 @@
-/** What auth plugins read from the `compatCivicrm` service when this plugin is enabled. */
+/** The reference's spellings this plugin contributes to the auth plugins' hooks. */
 export interface CompatCivicrm {
   /** Extra header names carrying an AuthX credential (`X-Civi-Auth`), lower-case. */
   authHeaders: readonly string[];
@@ -6,10 +6,4 @@ export interface CompatCivicrm {
   siteKeyHeaders: readonly string[];
   /** CiviCRM permission name → our permission name. */
   permissionAliases: Readonly<Record<string, string>>;
-}
-
-declare module '../../kernel/types' {
-  interface Cradle {
-    compatCivicrm?: CompatCivicrm;
-  }
 }

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { KernelError, definePlugin } from '../../kernel';
-import { api3Error, mandatoryMissing, invalid } from '../api3/errors';
+import { api3Error, mandatoryMissing, invalid } from '../api3';
 import type { EntityRegistry, SaveContext } from '../entity-core';
-import type { Condition } from '../entity-core/store';
+import type { Condition } from '../entity-core';
 import { individualDisplayName, individualSortName } from './names';
 
 type Row = Record<string, unknown>;

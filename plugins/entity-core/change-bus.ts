@@ -7,7 +7,7 @@
  */
 import pg from 'pg';
 import type { Knex } from 'knex';
-import type { Logger } from 'pino';
+import type { Logger } from '../../kernel';
 
 export class ChangeBus {
   private client?: pg.Client;

@@ -2,7 +2,8 @@
  * `crm api3 …` and `crm api4 …`: any action from the command line, as the deployer (trusted: no
  * permission or row checks, like the reference's `cv api`). Each engine plugin contributes its own.
  */
-import { ANONYMOUS, createRequestScope, KernelError, type CliCommand, type Kernel, type Principal } from '../../kernel';
+import { ANONYMOUS, KernelError, type Principal } from '../../kernel';
+import { type CliCommand, type CliContext } from '../../host';
 import { TRUSTED } from './store';
 import type { EngineRequest } from './types';
 
@@ -24,7 +25,7 @@ export function apiCliCommand(version: 3 | 4, service: string): CliCommand {
       { name: 'action', description: 'Action, e.g. get, create, clientCredential' },
       { name: 'params', description: 'Params as a JSON object (default {})', required: false },
     ],
-    async run(args: string[], _opts: Record<string, unknown>, kernel: Kernel) {
+    async run(args: string[], _opts: Record<string, unknown>, cli: CliContext) {
       const [entity, action, json] = args;
       let params: Record<string, unknown>;
       try {
@@ -34,7 +35,7 @@ export function apiCliCommand(version: 3 | 4, service: string): CliCommand {
       }
       if (!params || typeof params !== 'object' || Array.isArray(params))
         throw new KernelError('E_INVALID_PARAMS', 'params must be a JSON object');
-      const scope = createRequestScope(kernel.container, 'cli', CLI_PRINCIPAL);
+      const scope = cli.api.scope('cli', CLI_PRINCIPAL);
       try {
         const api = scope.resolve<{ call(r: EngineRequest): Promise<unknown> }>(service);
         const result = await api.call({

@@ -8,3 +8,18 @@ export { diffSchemas, foldSteps, normalizeSnapshot } from './schema-diff';
 export { applySchemaSteps, revertSchemaSteps, stepSql } from './ddl';
 export { introspectSchema, comparableSnapshot, comparableSql } from './introspect';
 export { loadEntityFiles, entityFile, type EntityProvider } from './metadata';
+export {
+  EntityStore,
+  TRUSTED,
+  MAX_CONDITION_DEPTH,
+  MAX_JOINS,
+  OPERATORS,
+  V4_OPERATORS,
+  conditionPaths,
+  dbError,
+  type Condition,
+  type Filter,
+  type Operator,
+  type Query,
+} from './store';
+export { apiCliCommand, CLI_PRINCIPAL } from './cli';

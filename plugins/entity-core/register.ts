@@ -1,4 +1,5 @@
-import { definePlugin, engineOf, type Kernel } from '../../kernel';
+import { definePlugin, type Kernel } from '../../kernel';
+import { engineOf } from '../../host';
 import { entityAccess } from './hooks';
 import { ChangeBus } from './change-bus';
 import { EntityRegistry } from './registry';

@@ -1,4 +1,5 @@
-import { definePlugin, formatRenderers } from '../../kernel';
+import { definePlugin } from '../../kernel';
+import { formatRenderers } from '../../host';
 import { renderJson } from './json';
 
 export default definePlugin(({ hooks }) => {

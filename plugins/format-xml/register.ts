@@ -1,4 +1,5 @@
-import { definePlugin, formatRenderers } from '../../kernel';
+import { definePlugin } from '../../kernel';
+import { formatRenderers } from '../../host';
 import { renderXml } from './xml';
 
 export default definePlugin(({ hooks }) => {

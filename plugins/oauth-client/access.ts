@@ -6,7 +6,7 @@
  */
 import { holds, type Principal } from '../../kernel';
 import type { RowAccess } from '../entity-core';
-import { contactRowAccess } from '../users/acl';
+import { contactRowAccess } from '../users';
 import { P } from './permissions';
 
 export function contactTokenAccess(

@@ -1,9 +1,11 @@
 import path from 'node:path';
-import { cliCommands, definePlugin, httpRoutes, KernelError, type HookBus, type Kernel } from '../../kernel';
+import type { Knex } from 'knex';
+import { definePlugin, KernelError, type HookBus } from '../../kernel';
+import { cliCommands, httpRoutes, type CliContext } from '../../host';
 import { entityAccess, type ChangeBus, type EntityRegistry } from '../entity-core';
-import type { EntityStore } from '../entity-core/store';
-import { TRUSTED } from '../entity-core/store';
-import { permissionsCatalogue } from '../users/hooks';
+import type { EntityStore } from '../entity-core';
+import { TRUSTED } from '../entity-core';
+import { permissionsCatalogue } from '../users';
 import { contactTokenAccess } from './access';
 import { defineOAuthActions } from './actions';
 import { OAuthAccess } from './bearer';
@@ -165,8 +167,8 @@ export default definePlugin<OAuthClientOptions>((ctx) => {
   hooks.tap(cliCommands, () => ({
     name: 'flush',
     description: 'Flush the caches (the OAuth provider list) of every running instance on this PostgreSQL database',
-    run: async (_args: string[], _opts: Record<string, unknown>, kernel: Kernel) => {
-      await (kernel.container.resolve('changeBus') as ChangeBus).announce(kernel.db, PROVIDERS_TOPIC);
+    run: async (_args: string[], _opts: Record<string, unknown>, cli: CliContext) => {
+      await (cli.services.changeBus as ChangeBus).announce(cli.db, PROVIDERS_TOPIC);
       return 'Flushed: OAuth provider list';
     },
   }));
@@ -184,7 +186,7 @@ export default definePlugin<OAuthClientOptions>((ctx) => {
         publicUrl,
       }),
   );
-  services.singleton('oauthAccess', () => new OAuthAccess(store, () => services.resolve<Kernel['db']>('db')));
+  services.singleton('oauthAccess', () => new OAuthAccess(store, () => services.resolve<Knex>('db')));
 
   ctx.onReady(async () => {
     const bus = services.resolve<HookBus>('hooks');

@@ -7,9 +7,10 @@
  *   (own origin or allow-list only) or shows a page. Errors are plain escaped HTML; nothing is written.
  */
 import type { Context } from 'koa';
-import { holds, isKernelError, KernelError, type Kernel, type RouteDefinition } from '../../kernel';
-import type { SessionStore } from '../users/sessions';
-import type { IdentityStore } from '../users/store';
+import { holds, isKernelError, KernelError, type Kernel } from '../../kernel';
+import { type RouteDefinition } from '../../host';
+import type { SessionStore } from '../users';
+import type { IdentityStore } from '../users';
 import { P } from './permissions';
 import { mailSetup } from './mail';
 import type { OAuthStore, Row } from './store';

@@ -6,10 +6,10 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { AwilixContainer } from 'awilix';
 import type { Knex } from 'knex';
-import type { Logger } from 'pino';
+import type { Logger } from '../../kernel';
 import { holds, isKernelError, KernelError, type Cradle, type Principal } from '../../kernel';
 import type { CompiledEntity, EntityRegistry } from '../entity-core';
-import { OPERATORS, TRUSTED, type Condition, type EntityStore, type Filter } from '../entity-core/store';
+import { OPERATORS, TRUSTED, type Condition, type EntityStore, type Filter } from '../entity-core';
 import { P, STORAGES, type Storage } from './permissions';
 import type { ProviderRegistry } from './providers';
 import { evaluateContactTemplate } from './templates';
@@ -85,7 +85,7 @@ export interface SaveTokenContext {
 /** `createContact` through the api3 service in-process (permission checks off, the caller's transaction). */
 export function api3ContactCreator(scope: AwilixContainer<Cradle>, db: Knex): (params: Row) => Promise<number> {
   return async (params) => {
-    const api3 = scope.cradle.api3 as import('../api3/types').Api3Service;
+    const api3 = scope.cradle.api3 as import('../api3').Api3Service;
     const res = (await api3.call({
       entity: 'Contact',
       action: 'create',

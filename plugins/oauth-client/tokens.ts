@@ -5,7 +5,7 @@
  * session tokens) and any instance can use it; persisting state and tokens is the caller's job.
  */
 import * as oauth from 'oauth4webapi';
-import type { Logger } from 'pino';
+import type { Logger } from '../../kernel';
 import { verifyIdToken } from './id-token';
 import type { ProviderRegistry } from './providers';
 import { buildTokenRecord, mergeRefreshed, needsRefresh } from './token-record';

@@ -2,7 +2,7 @@
 import { randomInt } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
 import { KernelError } from '../../kernel';
-import type { GrantHandler } from '../oauth-client/types';
+import type { GrantHandler } from '../oauth-client';
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 

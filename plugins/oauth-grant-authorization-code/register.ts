@@ -1,5 +1,5 @@
 import { definePlugin } from '../../kernel';
-import { oauthGrants } from '../oauth-client/hooks';
+import { oauthGrants } from '../oauth-client';
 import { authorizationCodeGrant } from './grant';
 
 export default definePlugin(({ hooks }) => {

@@ -1,7 +1,7 @@
 import * as oauth from 'oauth4webapi';
 import { definePlugin } from '../../kernel';
-import { oauthGrants } from '../oauth-client/hooks';
-import type { GrantHandler } from '../oauth-client/types';
+import { oauthGrants } from '../oauth-client';
+import type { GrantHandler } from '../oauth-client';
 
 /** Client credentials (RFC 6749 §4.4): the client's own tokens, no user. */
 export const clientCredentialsGrant: GrantHandler = {

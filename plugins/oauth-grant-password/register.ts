@@ -1,7 +1,7 @@
 import * as oauth from 'oauth4webapi';
 import { definePlugin, KernelError } from '../../kernel';
-import { oauthGrants } from '../oauth-client/hooks';
-import type { GrantHandler } from '../oauth-client/types';
+import { oauthGrants } from '../oauth-client';
+import type { GrantHandler } from '../oauth-client';
 
 /** Resource owner password credentials (RFC 6749 §4.3): username and password for tokens. */
 export const passwordGrant: GrantHandler = {

@@ -5,7 +5,7 @@
  * it) and such providers are flagged `tenancy: true`. grant's default scope delimiter is `,`.
  */
 import { createRequire } from 'node:module';
-import type { ProviderRecord } from '../oauth-client/types';
+import type { ProviderRecord } from '../oauth-client';
 
 export interface GrantCatalogueEntry {
   authorize_url?: string;

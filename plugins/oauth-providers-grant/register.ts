@@ -1,5 +1,5 @@
 import { definePlugin } from '../../kernel';
-import { oauthProviders, ProviderStage } from '../oauth-client/hooks';
+import { oauthProviders, ProviderStage } from '../oauth-client';
 import { grantProviders } from './catalogue';
 
 export default definePlugin<{ only?: string[] }>(({ hooks, config }) => {

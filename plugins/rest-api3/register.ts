@@ -1,4 +1,5 @@
-import { definePlugin, formatRenderers, httpRoutes, KernelError, type HookBus, type Renderer } from '../../kernel';
+import { definePlugin, KernelError, type HookBus } from '../../kernel';
+import { formatRenderers, httpRoutes, type Renderer } from '../../host';
 import { makeRoutes, type RestApi3Binding, type RestApi3Options } from './routes';
 
 export default definePlugin<RestApi3Options>(({ config, hooks, services, log, onReady }) => {

@@ -4,19 +4,11 @@
  */
 import type { AwilixContainer } from 'awilix';
 import type { Context } from 'koa';
-import type { Logger } from 'pino';
-import {
-  holds,
-  isKernelError,
-  normaliseAction,
-  normaliseEntity,
-  type Cradle,
-  type KernelError,
-  type Principal,
-  type Renderer,
-  type RouteDefinition,
-} from '../../kernel';
-import type { Api3Service } from '../api3/types';
+import type { Logger } from '../../kernel';
+import { holds, isKernelError, type Cradle, type KernelError, type Principal } from '../../kernel';
+import { type Renderer, type RouteDefinition } from '../../host';
+import { normaliseAction, normaliseEntity } from '../api3';
+import type { Api3Service } from '../api3';
 import { createError, errorEnvelope, normaliseCore, normaliseWp, restError } from './envelope';
 import { phpEmpty } from './php-params';
 import { buildParams, buildWpParams, decodeJson, readRequest, stringParam, wantsJson } from './request';

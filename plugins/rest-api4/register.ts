@@ -1,4 +1,5 @@
-import { definePlugin, httpRoutes } from '../../kernel';
+import { definePlugin } from '../../kernel';
+import { httpRoutes } from '../../host';
 import { makeApi4Routes, type RestApi4Binding, type RestApi4Options } from './routes';
 
 export const PREFIX = '/crm/ajax/api4';

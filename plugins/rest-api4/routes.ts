@@ -4,10 +4,11 @@
  */
 import type { AwilixContainer } from 'awilix';
 import type { Context } from 'koa';
-import type { Logger } from 'pino';
-import { KernelError, holds, isKernelError, type Cradle, type Principal, type RouteDefinition } from '../../kernel';
-import { applyIndex } from '../api4/generic';
-import type { Api4Result, Api4Service } from '../api4/types';
+import type { Logger } from '../../kernel';
+import { KernelError, holds, isKernelError, type Cradle, type Principal } from '../../kernel';
+import { type RouteDefinition } from '../../host';
+import { applyIndex } from '../api4';
+import type { Api4Result, Api4Service } from '../api4';
 
 type Obj = Record<string, unknown>;
 

@@ -1,7 +1,8 @@
-import { engineOf, httpRoutes, ping, KERNEL_VERSION, definePlugin } from '../../kernel';
+import { KERNEL_VERSION, definePlugin } from '../../kernel';
+import { engineOf, httpRoutes, ping } from '../../host';
 import pkg from '../../package.json';
 
-export default definePlugin(({ actions, hooks, services }) => {
+export default definePlugin(({ actions, hooks, services, plugins }) => {
   actions.define({
     version: 3,
     entity: 'System',
@@ -10,12 +11,11 @@ export default definePlugin(({ actions, hooks, services }) => {
     params: { type: 'object' },
     permission: 'administer CRM',
     handler: (_params, { scope }) => {
-      const kernel = scope.cradle.kernel;
       const info = {
         version: pkg.version,
         kernel: KERNEL_VERSION,
         database: engineOf(scope.cradle.db),
-        plugins: kernel.plugins.map((p) => ({ name: p.name, version: p.manifest.version, kind: p.manifest.kind })),
+        plugins: plugins.map((p) => ({ name: p.name, version: p.manifest.version, kind: p.manifest.kind })),
       };
       return { is_error: 0, version: 3, count: 1, values: [info] };
     },

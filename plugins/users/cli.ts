@@ -2,16 +2,17 @@
  * CLI commands contributed through `cli.commands`: users, roles, API keys and JWTs. Secrets a
  * command creates (API key, generated password, JWT) are printed once in its output, never logged.
  */
-import { KernelError, type CliCommand, type Kernel } from '../../kernel';
+import { KernelError } from '../../kernel';
+import { type CliCommand, type CliContext } from '../../host';
 import { randomToken } from './crypto';
 import { issueJwt } from './jwt';
 import type { IdentityStore } from './store';
 
-const deps = (kernel: Kernel) => ({
-  db: kernel.db,
-  identity: kernel.container.resolve('identity') as IdentityStore,
-  keyring: kernel.container.cradle.keyring,
-  catalogue: kernel.container.cradle.permissionCatalogue,
+const deps = (cli: CliContext) => ({
+  db: cli.db,
+  identity: cli.services.identity as IdentityStore,
+  keyring: cli.services.keyring,
+  catalogue: cli.services.permissionCatalogue,
 });
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
@@ -39,8 +40,8 @@ function activeCommand(active: boolean): CliCommand {
       ? 'Enable a disabled user again'
       : 'Disable a user: every credential of the user is refused and its sessions end',
     arguments: [{ name: 'username', description: 'Login name', required: true }],
-    async run(args, _options, kernel) {
-      const { db, identity } = deps(kernel);
+    async run(args, _options, cli) {
+      const { db, identity } = deps(cli);
       await identity.setActive(db, need(args, 0, 'username'), active);
       return `User ${args[0]} ${verb}d.`;
     },
@@ -59,8 +60,8 @@ export function userCliCommands(): CliCommand[] {
         { flags: '--roles <roles>', description: 'Comma-separated roles, e.g. administrator' },
         { flags: '--no-password', description: 'Create the user without a password (API keys / JWT only)' },
       ],
-      async run(args, options, kernel) {
-        const { db, identity } = deps(kernel);
+      async run(args, options, cli) {
+        const { db, identity } = deps(cli);
         const generated = options.password === undefined ? randomToken(12) : undefined;
         const password = options.password === false ? undefined : (str(options.password) ?? generated);
         const roles = (str(options.roles) ?? '')
@@ -84,8 +85,8 @@ export function userCliCommands(): CliCommand[] {
     {
       name: 'user list',
       description: 'List users, their contacts, roles and whether they are active',
-      async run(_args, _options, kernel) {
-        const { db, identity } = deps(kernel);
+      async run(_args, _options, cli) {
+        const { db, identity } = deps(cli);
         const users = await identity.listUsers(db);
         if (!users.length) return 'No users.';
         return users
@@ -103,8 +104,8 @@ export function userCliCommands(): CliCommand[] {
       options: [
         { flags: '--password <password>', description: 'New password (default: a generated one, printed once)' },
       ],
-      async run(args, options, kernel) {
-        const { db, identity } = deps(kernel);
+      async run(args, options, cli) {
+        const { db, identity } = deps(cli);
         const generated = str(options.password) ? undefined : randomToken(12);
         await identity.setPassword(db, need(args, 0, 'username'), str(options.password) ?? generated!);
         return `Password of ${args[0]} changed.${generated ? `\nPassword (shown once): ${generated}` : ''}`;
@@ -116,8 +117,8 @@ export function userCliCommands(): CliCommand[] {
       name: 'role list',
       description: 'List roles with their permissions and users (--catalogue: every known permission)',
       options: [{ flags: '--catalogue', description: 'List the permission catalogue instead' }],
-      async run(_args, options, kernel) {
-        const { db, identity, catalogue } = deps(kernel);
+      async run(_args, options, cli) {
+        const { db, identity, catalogue } = deps(cli);
         if (options.catalogue) return [...catalogue.values()].map((p) => `${p.name}\t${p.label}`).join('\n');
         const roles = await identity.listRoles(db);
         return roles
@@ -139,8 +140,8 @@ export function userCliCommands(): CliCommand[] {
         { flags: '--user <username>', description: 'Give the role to this user instead' },
         { flags: '--force', description: 'Accept permissions missing from the catalogue' },
       ],
-      async run(args, options, kernel) {
-        const { db, identity, catalogue } = deps(kernel);
+      async run(args, options, cli) {
+        const { db, identity, catalogue } = deps(cli);
         const [role, ...perms] = [need(args, 0, 'role'), ...args.slice(1).flat()];
         if (str(options.user)) {
           await identity.assignRole(db, str(options.user)!, role);
@@ -166,8 +167,8 @@ export function userCliCommands(): CliCommand[] {
         { name: 'permissions...', description: 'Permission names', required: false },
       ],
       options: [{ flags: '--user <username>', description: 'Take the role from this user instead' }],
-      async run(args, options, kernel) {
-        const { db, identity } = deps(kernel);
+      async run(args, options, cli) {
+        const { db, identity } = deps(cli);
         const [role, ...perms] = [need(args, 0, 'role'), ...args.slice(1).flat()];
         if (str(options.user)) {
           await identity.unassignRole(db, str(options.user)!, role);
@@ -186,8 +187,8 @@ export function userCliCommands(): CliCommand[] {
         { flags: '--user <username>', description: "The user's contact" },
         { flags: '--label <text>', description: 'What the key is for' },
       ],
-      async run(_args, options, kernel) {
-        const { db, identity } = deps(kernel);
+      async run(_args, options, cli) {
+        const { db, identity } = deps(cli);
         let contactId = int(options.contact, 'contact');
         if (str(options.user)) contactId = (await identity.requireUser(db, str(options.user)!)).contact_id;
         if (!contactId) throw new KernelError('E_INVALID_PARAMS', 'Give --contact <id> or --user <username>');
@@ -198,8 +199,8 @@ export function userCliCommands(): CliCommand[] {
     {
       name: 'key list',
       description: 'List API keys (id, contact, prefix, label, state); never the keys',
-      async run(_args, _options, kernel) {
-        const { db, identity } = deps(kernel);
+      async run(_args, _options, cli) {
+        const { db, identity } = deps(cli);
         const keys = await identity.listApiKeys(db);
         if (!keys.length) return 'No API keys.';
         return keys
@@ -214,8 +215,8 @@ export function userCliCommands(): CliCommand[] {
       name: 'key revoke',
       description: 'Revoke an API key by id or prefix',
       arguments: [{ name: 'key', description: 'Key id or prefix (from key list)', required: true }],
-      async run(args, _options, kernel) {
-        const { db, identity } = deps(kernel);
+      async run(args, _options, cli) {
+        const { db, identity } = deps(cli);
         const n = await identity.revokeApiKey(db, need(args, 0, 'key'));
         if (!n) throw new KernelError('E_NOT_FOUND', `No active API key ${args[0]}`);
         return `Revoked ${n} API key(s).`;
@@ -228,8 +229,8 @@ export function userCliCommands(): CliCommand[] {
         { flags: '--contact <id>', description: 'Contact id (required)' },
         { flags: '--ttl <seconds>', description: 'Lifetime in seconds', default: '3600' },
       ],
-      async run(_args, options, kernel) {
-        const { db, identity, keyring } = deps(kernel);
+      async run(_args, options, cli) {
+        const { db, identity, keyring } = deps(cli);
         const contactId = int(options.contact, 'contact');
         if (!contactId) throw new KernelError('E_INVALID_PARAMS', 'Give --contact <id>');
         const ttl = int(options.ttl ?? '3600', 'ttl')!;

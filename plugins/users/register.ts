@@ -1,20 +1,12 @@
-import {
-  ANONYMOUS,
-  apiRespond,
-  authPrincipal,
-  cliCommands,
-  createRequestScope,
-  definePlugin,
-  Stage,
-  type Kernel,
-} from '../../kernel';
+import { ANONYMOUS, apiRespond, definePlugin, Stage, type Api, type Kernel } from '../../kernel';
+import { authPrincipal, cliCommands } from '../../host';
 import type { Api3Service } from '../api3';
 import { entityAccess, type ChangeBus } from '../entity-core';
 import { contactRowAccess } from './acl';
 import { Authenticator } from './authenticator';
 import { userCliCommands } from './cli';
 import { firstRun } from './first-run';
-import { permissionsCatalogue, type PermissionInfo } from './hooks';
+import { permissionAliases, permissionsCatalogue, type PermissionInfo } from './hooks';
 import { PRINCIPALS_TOPIC, PrincipalCache, type PrincipalCacheOptions } from './principal-cache';
 import { Keyring, keyringOptionsFromEnv, type KeyringOptions } from './keyring';
 import { CORE_PERMISSIONS } from './permissions';
@@ -81,7 +73,7 @@ export default definePlugin<UsersOptions>((ctx) => {
 
   ctx.onReady(async () => {
     const db = services.resolve<Kernel['db']>('db');
-    const kernel = services.resolve<Kernel>('kernel');
+    const api = services.resolve<Api>('api');
     const bus = services.resolve<ChangeBus>('changeBus');
     bus.on(PRINCIPALS_TOPIC, () => principals.clear());
     // Announced from the writing transaction: other instances hear it when the change commits.
@@ -90,7 +82,7 @@ export default definePlugin<UsersOptions>((ctx) => {
     throttle.onBlock(announce);
     // Trusted in-process calls (no permission check), in the caller's transaction.
     const contactApi = async (dbh: Kernel['db'], action: string, params: Record<string, unknown>) => {
-      const scope = createRequestScope(kernel.container, 'users', ANONYMOUS);
+      const scope = api.scope('users', ANONYMOUS);
       try {
         return await scope
           .resolve<Api3Service>('api3')
@@ -104,10 +96,7 @@ export default definePlugin<UsersOptions>((ctx) => {
         Number(((await contactApi(dbh, 'getcount', { ...filter, showAll: 'all' })) as number) ?? 0),
       create: async (dbh, params) => Number(((await contactApi(dbh, 'create', params)) as { id: number }).id),
     });
-    if (kernel.container.hasRegistration('compatCivicrm')) {
-      const compat = kernel.container.resolve('compatCivicrm') as { permissionAliases?: Aliases };
-      aliases = { ...(compat.permissionAliases ?? {}) };
-    }
+    for (const contributed of await ctx.runHook(permissionAliases)) aliases = { ...aliases, ...contributed };
     await keyring.load(db);
     for (const p of await ctx.runHook(permissionsCatalogue)) if (!catalogue.has(p.name)) catalogue.set(p.name, p);
     if (config.firstRun && serviceConfig.mode !== 'test') {

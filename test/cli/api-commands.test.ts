@@ -1,7 +1,8 @@
 /** `crm api3` / `crm api4`: any action from the command line, as the deployer. */
 import { expect } from 'chai';
-import { cliCommands, type CliCommand, type KernelError } from '../../kernel';
-import { bootTestKernel, type TestKernel } from '../../kernel/testing';
+import { type KernelError } from '../../kernel';
+import { cliCommands, cliContext, type CliCommand } from '../../host';
+import { bootTestKernel, type TestKernel } from '../../host/testing';
 
 describe('crm api3 / crm api4', function () {
   this.timeout(60000);
@@ -13,7 +14,7 @@ describe('crm api3 / crm api4', function () {
       config: { pluginConfig: { users: { firstRun: false } } },
     });
     const cmds = new Map(((await t.kernel.hooks.run(cliCommands)) as CliCommand[]).map((c) => [c.name, c]));
-    run = async (name, args) => JSON.parse(String(await cmds.get(name)!.run(args, {}, t.kernel)));
+    run = async (name, args) => JSON.parse(String(await cmds.get(name)!.run(args, {}, cliContext(t.kernel))));
   });
   after(() => t.close());
 

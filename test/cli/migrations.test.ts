@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import { BUILTIN_PLUGINS_DIR, discoverPlugins } from '../../kernel';
-import { bootTestKernel, type TestKernel } from '../../kernel/testing';
+import { bootTestKernel, type TestKernel } from '../../host/testing';
 import {
   applySchemaSteps,
   comparableSnapshot,

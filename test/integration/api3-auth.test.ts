@@ -5,10 +5,10 @@
  */
 import { expect } from 'chai';
 import type supertest from 'supertest';
-import { bootTestKernel, type TestKernel } from '../../kernel/testing';
-import { issueJwt } from '../../plugins/users/jwt';
-import type { Keyring } from '../../plugins/users/keyring';
-import type { IdentityStore } from '../../plugins/users/store';
+import { bootTestKernel, type TestKernel } from '../../host/testing';
+import { issueJwt } from '../../plugins/users';
+import type { Keyring } from '../../plugins/users';
+import type { IdentityStore } from '../../plugins/users';
 
 const SITE_KEY = 'integration-site-key-42';
 const PASSWORD = 'a long enough password';

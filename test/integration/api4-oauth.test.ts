@@ -6,8 +6,8 @@
 import path from 'node:path';
 import { expect } from 'chai';
 import type supertest from 'supertest';
-import { bootTestKernel, type TestKernel } from '../../kernel/testing';
-import type { IdentityStore } from '../../plugins/users/store';
+import { bootTestKernel, type TestKernel } from '../../host/testing';
+import type { IdentityStore } from '../../plugins/users';
 import {
   O2S_CLIENT,
   O2S_USER,

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { asFunction, Lifetime } from 'awilix';
 import { createRequestScope, KernelError } from '../../kernel';
 import { createRootContainer, serviceRegistrarFor } from '../../kernel/container';
-import { principalWith } from '../../kernel/testing';
+import { principalWith } from '../../host/testing';
 
 describe('kernel/container', () => {
   it('gives each request scope its own principal and request id', () => {

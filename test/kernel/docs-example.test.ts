@@ -5,10 +5,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { BUILTIN_PLUGINS_DIR, discoverPlugins } from '../../kernel';
-import { bootTestKernel, principalWith, type TestKernel } from '../../kernel/testing';
+import { bootTestKernel, principalWith, type TestKernel } from '../../host/testing';
 import { makeMigrations } from '../../cli/migrations';
-import type { IdentityStore } from '../../plugins/users/store';
-import '../../plugins/users/types';
+import type { IdentityStore } from '../../plugins/users';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const USERS_CONFIG = {
@@ -35,7 +34,9 @@ describe('docs/plugin-authoring.md', () => {
     const doc = readFileSync(path.join(root, 'docs/plugin-authoring.md'), 'utf8');
     const blocks = [...doc.matchAll(/```(json|ts)\n([\s\S]*?)```/g)].map((m) => m[2]);
     const manifest = blocks[0];
-    const register = blocks[1].replace("'../../kernel'", JSON.stringify(path.join(root, 'kernel/index.ts')));
+    const register = blocks[1]
+      .replace("'../../kernel'", JSON.stringify(path.join(root, 'kernel/index.ts')))
+      .replace("'../../host'", JSON.stringify(path.join(root, 'host/index.ts')));
     const config = JSON.parse(blocks[2]);
     const dir = mkdtempSync(path.join(tmpdir(), 'crm-doc-'));
     mkdirSync(path.join(dir, 'greeter'));

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { defineHook, HookBus, KernelError, Stage } from '../../kernel';
-import { failure as rejection } from '../../kernel/testing';
+import { failure as rejection } from '../../host/testing';
 
 const series = defineHook.series<[string[]]>('t.series');
 const waterfall = defineHook.waterfall<{ n: number }, [string]>('t.waterfall');

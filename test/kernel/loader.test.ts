@@ -1,8 +1,10 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { AggregateKernelError, finishConfig, KERNEL_VERSION, KernelError, planPlugins } from '../../kernel';
-import { bootTestKernel } from '../../kernel/testing';
+import { KERNEL_VERSION, KernelError, planPlugins } from '../../kernel';
+import { AggregateKernelError } from '../../kernel/errors';
+import { finishConfig } from '../../host';
+import { bootTestKernel } from '../../host/testing';
 import { events, fixtureCollect, resetEvents } from '../fixtures/plugins/shared';
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/plugins');

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { failure, bootTestKernel, principalWith, type TestKernel } from '../../kernel/testing';
+import { failure, bootTestKernel, principalWith, type TestKernel } from '../../host/testing';
 import { events, resetEvents } from '../fixtures/plugins/shared';
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/plugins');
@@ -22,10 +22,10 @@ describe('kernel.call pipeline', () => {
     expect(await call('PING', { n: '41' })).to.deep.include({ pong: 41, greeting: 'hello' });
   });
 
-  it('answers E_ACTION_NOT_FOUND with the reference text for an unknown action', async () => {
+  it('answers E_ACTION_NOT_FOUND naming the unknown action (its wording belongs to the API plugin)', async () => {
     const err = await failure(call('nosuch', {}));
     expect(err.code).to.equal('E_ACTION_NOT_FOUND');
-    expect(err.message).to.equal('API (Fixture, nosuch) does not exist (join the API team and implement it!)');
+    expect(err.message).to.equal('API v3 Fixture.nosuch does not exist');
   });
 
   it('denies a caller without the permission, with the reference message', async () => {

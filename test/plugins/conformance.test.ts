@@ -5,8 +5,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { BUILTIN_PLUGINS_DIR, collectRoutes, discoverPlugins, type PluginManifest } from '../../kernel';
-import { bootTestKernel } from '../../kernel/testing';
+import { BUILTIN_PLUGINS_DIR, discoverPlugins, type PluginManifest } from '../../kernel';
+import { collectRoutes } from '../../host';
+import { bootTestKernel } from '../../host/testing';
 
 const { found, problems } = discoverPlugins([BUILTIN_PLUGINS_DIR]);
 

@@ -1,4 +1,5 @@
-import { definePlugin, httpRoutes } from '../../../kernel';
+import { definePlugin } from '../../../kernel';
+import { httpRoutes } from '../../../host';
 
 export default definePlugin(({ hooks, services, onReady }) => {
   let queries = 0;

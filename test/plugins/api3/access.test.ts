@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ANONYMOUS } from '../../../kernel';
-import { principalWith } from '../../../kernel/testing';
+import { principalWith } from '../../../host/testing';
 import { rule } from './fixtures/row-access-tap/register';
 import { bootEngine, individual, type Engine } from './helpers';
 

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequestScope, isKernelError, type KernelError, type Principal } from '../../../kernel';
-import { bootTestKernel, principalWith, sqlDuring, type TestKernel } from '../../../kernel/testing';
+import { bootTestKernel, principalWith, sqlDuring, type TestKernel } from '../../../host/testing';
 import type { Api3Service } from '../../../plugins/api3/types';
 
 export const ENGINE_PLUGINS = ['entity-core', 'api3', 'entity-option', 'entity-contact'];

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { principalWith } from '../../../kernel/testing';
+import { principalWith } from '../../../host/testing';
 import { bootEngine, individual, type Engine } from './helpers';
 
 describe('api3 meta actions: getfields, getoptions, getunique, getrefcount, getlist, getactions', () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { bootTestKernel, sqlDuring } from '../../../kernel/testing';
+import { bootTestKernel, sqlDuring } from '../../../host/testing';
 import { ADMIN, ENGINE_PLUGINS, FIXTURES, bootEngine, type Engine } from './helpers';
 
 const statements = (e: Engine, fn: () => Promise<unknown>) => sqlDuring(e.t.kernel.db, fn);

@@ -181,7 +181,7 @@ describe('api3 writes: create/update, delete, replace, validate, match, force_ro
   it('api3() in-process helper: same pipeline, caller transaction, typed error', async () => {
     const { api3, Api3CallError } = await import('../../../plugins/api3');
     const { createRequestScope } = await import('../../../kernel');
-    const { principalWith } = await import('../../../kernel/testing');
+    const { principalWith } = await import('../../../host/testing');
     const scope = createRequestScope(
       e.t.kernel.container,
       'helper',
@@ -212,7 +212,7 @@ describe('api3 writes: create/update, delete, replace, validate, match, force_ro
   });
 
   it('user_contact_id means the caller', async () => {
-    const { principalWith } = await import('../../../kernel/testing');
+    const { principalWith } = await import('../../../host/testing');
     const r = await e.call(
       'Contact',
       'getsingle',

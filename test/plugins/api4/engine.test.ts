@@ -1,7 +1,7 @@
 /** The APIv4 engine in-process: api4() helper, types, operators, nested groups, v4-only entities, checkPermissions. */
 import { expect } from 'chai';
 import { createRequestScope, isKernelError, type KernelError } from '../../../kernel';
-import { principalWith } from '../../../kernel/testing';
+import { principalWith } from '../../../host/testing';
 import { api4, Api4CallError } from '../../../plugins/api4';
 import { ADMIN, bootApi4, type Api4Kernel } from './helpers';
 

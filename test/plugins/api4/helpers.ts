@@ -3,10 +3,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import supertest from 'supertest';
 import { createRequestScope, type Principal } from '../../../kernel';
-import { bootTestKernel, principalWith, type TestKernel } from '../../../kernel/testing';
+import { bootTestKernel, principalWith, type TestKernel } from '../../../host/testing';
 import type { Api4Result, Api4Service } from '../../../plugins/api4/types';
-import type { IdentityStore } from '../../../plugins/users/store';
-import '../../../plugins/users/types';
+import type { IdentityStore } from '../../../plugins/users';
+import '../../../plugins/users';
 
 export const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
 export const SITE_KEY = 'site-key-for-api4-tests';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { sqlDuring } from '../../../kernel/testing';
+import { sqlDuring } from '../../../host/testing';
 import { ADMIN, bootApi4, type Api4Kernel } from './helpers';
 
 const statements = (k: Api4Kernel, fn: () => Promise<unknown>) => sqlDuring(k.t.kernel.db, fn);

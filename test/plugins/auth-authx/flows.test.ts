@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { SignJWT, base64url } from 'jose';
-import { issueJwt } from '../../../plugins/users/jwt';
+import { issueJwt } from '../../../plugins/users';
 import {
   basic,
   bootAuth,

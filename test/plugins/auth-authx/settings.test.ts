@@ -49,7 +49,7 @@ describe('auth-authx: per-flow settings', () => {
       expect401(await k.req().get(AJAX).set('Authorization', basic('alice', 'not the password')), 'Invalid credential');
     });
     it('refuses a type left out of a flow (jwt on header)', async () => {
-      const { issueJwt } = await import('../../../plugins/users/jwt');
+      const { issueJwt } = await import('../../../plugins/users');
       const tok = await issueJwt(k.t.kernel.container.cradle.keyring, k.cast.bob.contactId, 60);
       k.secrets.push(tok);
       expect401(

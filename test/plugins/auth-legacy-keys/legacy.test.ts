@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { issueJwt } from '../../../plugins/users/jwt';
+import { issueJwt } from '../../../plugins/users';
 import { bootAuth, logsHold, SITE_KEY, type AuthKernel } from '../../fixtures/auth';
 
 describe('auth-legacy-keys: key + api_key per end-point', () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { issueJwt } from '../../../plugins/users/jwt';
+import { issueJwt } from '../../../plugins/users';
 import { bootAuth, logsHold, PASSWORD, type AuthKernel } from '../../fixtures/auth';
 
 const AJAX = '/crm/ajax/rest';

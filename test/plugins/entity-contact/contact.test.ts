@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { principalWith } from '../../../kernel/testing';
+import { principalWith } from '../../../host/testing';
 import { individualDisplayName, individualSortName } from '../../../plugins/entity-contact/names';
 import { bootEngine, type Engine } from '../api3/helpers';
 

@@ -4,8 +4,9 @@
  * leaves nothing behind. PostgreSQL only: skipped without DATABASE_URL.
  */
 import { expect } from 'chai';
-import { createKernel, createRequestScope, type Kernel } from '../../../kernel';
-import { createLogger } from '../../../kernel/log';
+import { createRequestScope, type Kernel } from '../../../kernel';
+import { createKernel } from '../../../host';
+import { createLogger } from '../../../host';
 import type { Api3Service } from '../../../plugins/api3';
 import { ADMIN, bootEngine, type Engine } from '../api3/helpers';
 

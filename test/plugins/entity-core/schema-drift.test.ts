@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { BUILTIN_PLUGINS_DIR, discoverPlugins } from '../../../kernel';
-import { bootTestKernel, type TestKernel } from '../../../kernel/testing';
+import { bootTestKernel, type TestKernel } from '../../../host/testing';
 import {
   comparableSnapshot,
   introspectSchema,

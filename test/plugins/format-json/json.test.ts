@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { formatRenderers } from '../../../kernel';
-import { bootTestKernel } from '../../../kernel/testing';
+import { formatRenderers } from '../../../host';
+import { bootTestKernel } from '../../../host/testing';
 import { renderJson } from '../../../plugins/format-json/json';
 
 describe('format-json', () => {

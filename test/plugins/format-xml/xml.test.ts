@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { formatRenderers } from '../../../kernel';
-import { bootTestKernel } from '../../../kernel/testing';
+import { formatRenderers } from '../../../host';
+import { bootTestKernel } from '../../../host/testing';
 import { renderCoreXml, renderWpXml, renderXml } from '../../../plugins/format-xml/xml';
 
 const HEAD = '<?xml version="1.0"?>\n      <ResultSet xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" ';

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { expect } from 'chai';
 import { decodeJwt } from 'jose';
-import { failure, bootTestKernel, type TestKernel } from '../../../kernel/testing';
+import { failure, bootTestKernel, type TestKernel } from '../../../host/testing';
 import type { OAuthTokens } from '../../../plugins/oauth-client/tokens';
 import type { ClientRecord, TokenRecord } from '../../../plugins/oauth-client/types';
 import {

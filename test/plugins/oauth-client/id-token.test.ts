@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { expect } from 'chai';
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT, UnsecuredJWT } from 'jose';
-import { failure, bootTestKernel, type TestKernel } from '../../../kernel/testing';
+import { failure, bootTestKernel, type TestKernel } from '../../../host/testing';
 import { verifyIdToken } from '../../../plugins/oauth-client/id-token';
 import type { OAuthTokens } from '../../../plugins/oauth-client/tokens';
 import type { ProviderRecord } from '../../../plugins/oauth-client/types';

@@ -7,9 +7,10 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { cliCommands, createKernel, type CliCommand, type Kernel } from '../../../kernel';
-import { createLogger } from '../../../kernel/log';
-import { bootTestKernel, type TestKernel } from '../../../kernel/testing';
+import { type Kernel } from '../../../kernel';
+import { cliCommands, cliContext, createKernel, type CliCommand } from '../../../host';
+import { createLogger } from '../../../host';
+import { bootTestKernel, type TestKernel } from '../../../host/testing';
 import type { ProviderRegistry } from '../../../plugins/oauth-client/providers';
 
 describe('oauth-client: provider flush across instances', function () {
@@ -49,7 +50,7 @@ describe('oauth-client: provider flush across instances', function () {
     );
     expect(await names(), 'cached until flushed').to.not.include('late-provider');
     const flush = ((await b.hooks.run(cliCommands)) as CliCommand[]).find((c) => c.name === 'flush')!;
-    await flush.run([], {}, b);
+    await flush.run([], {}, cliContext(b));
     let seen: string[] = [];
     for (let i = 0; i < 40 && !seen.includes('late-provider'); i++) {
       await new Promise((r) => setTimeout(r, 50));

@@ -9,13 +9,14 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { createDb, createKernel, createLogger, type Principal } from '../../../kernel';
-import { failure, bootTestKernel, type TestKernel } from '../../../kernel/testing';
+import { type Principal } from '../../../kernel';
+import { createDb, createKernel, createLogger } from '../../../host';
+import { failure, bootTestKernel, type TestKernel } from '../../../host/testing';
 import type { OAuthAccess } from '../../../plugins/oauth-client/bearer';
 import type { OAuthStore, Row } from '../../../plugins/oauth-client/store';
 import { sha256 } from '../../../plugins/oauth-client/store';
-import type { SessionStore } from '../../../plugins/users/sessions';
-import type { IdentityStore } from '../../../plugins/users/store';
+import type { SessionStore } from '../../../plugins/users';
+import type { IdentityStore } from '../../../plugins/users';
 import {
   OAUTH_BASE_PLUGINS,
   expectNoSecretsLogged,
@@ -864,7 +865,7 @@ describe('OAuth entities and APIv4 actions (real authorization servers)', functi
 
   describe('session binding and entity lifecycles (what the generic APIv4 actions will run)', () => {
     it('auth-session puts the session id hash on the principal', async () => {
-      const { authCredential } = await import('../../../kernel');
+      const { authCredential } = await import('../../../host');
       const res = await t.kernel.hooks.run(authCredential, {
         method: 'GET',
         path: '/x',
@@ -991,7 +992,7 @@ describe('OAuth entities and APIv4 actions (real authorization servers)', functi
     });
 
     it('writes: "manage my" + edit all cannot touch another contact\'s token; "manage all" + edit all can', async () => {
-      const es = t.kernel.container.resolve<import('../../../plugins/entity-core/store').EntityStore>('entityStore');
+      const es = t.kernel.container.resolve<import('../../../plugins/entity-core').EntityStore>('entityStore');
       const entity = store.entity('OAuthContactToken');
       const my = who(['manage my OAuth contact tokens', 'edit all contacts'], user.contactId);
       expect((await failure(es.checkWrite(entity, 'create', { contact_id: other.contactId }, my))).code).to.equal(
@@ -1053,7 +1054,7 @@ describe('OAuth entities and APIv4 actions (real authorization servers)', functi
             )
           ).code,
         ).to.equal('E_FORBIDDEN');
-        const { cliCommands } = await import('../../../kernel');
+        const { cliCommands } = await import('../../../host');
         const cmds = (await t.kernel.hooks.run(cliCommands)) as Array<{
           name: string;
           run: (...a: unknown[]) => unknown;

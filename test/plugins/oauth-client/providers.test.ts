@@ -6,7 +6,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { bootTestKernel, type TestKernel } from '../../../kernel/testing';
+import { bootTestKernel, type TestKernel } from '../../../host/testing';
 import { isKernelError, type KernelError } from '../../../kernel';
 import { GenericProvider } from '../../../plugins/oauth-client/drivers';
 import {

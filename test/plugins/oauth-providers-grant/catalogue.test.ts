@@ -2,9 +2,9 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { bootTestKernel, type TestKernel } from '../../../kernel/testing';
-import type { ProviderRegistry } from '../../../plugins/oauth-client/providers';
-import { grantProviders, loadGrantCatalogue, mapGrantEntry } from '../../../plugins/oauth-providers-grant/catalogue';
+import { bootTestKernel, type TestKernel } from '../../../host/testing';
+import type { ProviderRegistry } from '../../../plugins/oauth-client';
+import { grantProviders, loadGrantCatalogue, mapGrantEntry } from '../../../plugins/oauth-providers-grant';
 import { OAUTH_BASE_PLUGINS, tempDataDir } from '../../support/oauth-servers';
 
 describe('oauth-providers-grant', () => {

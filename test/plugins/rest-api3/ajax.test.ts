@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { TestKernel } from '../../../kernel/testing';
+import type { TestKernel } from '../../../host/testing';
 import { bootRest, golden, USER } from './helpers';
 
 const PATH = '/crm/ajax/rest';
@@ -28,7 +28,7 @@ describe('rest-api3: /crm/ajax/rest', () => {
       expect(res.status).to.equal(200);
       const route = t.kernel.plugins.find((p) => p.name === 'rest-api3');
       expect(route).to.exist;
-      const { collectRoutes } = await import('../../../kernel');
+      const { collectRoutes } = await import('../../../host');
       const routes = await collectRoutes(t.kernel);
       const auth = Object.fromEntries(routes.filter((r) => r.plugin === 'rest-api3').map((r) => [r.name, r.auth]));
       expect(auth).to.deep.equal({

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
-import type { TestKernel } from '../../../kernel/testing';
+import type { TestKernel } from '../../../host/testing';
+import { authxHeaders } from '../../../plugins/auth-authx';
+import { permissionAliases } from '../../../plugins/users';
 import { BASE_PLUGINS, bootRest } from './helpers';
 
 const KEYED = { 'x-test-perms': 'access CRM', 'x-test-flow': 'legacyrest' };
@@ -15,7 +17,8 @@ describe('compat-civicrm', () => {
     try {
       const res = await (await t.http()).get('/civicrm/ajax/rest?entity=TestThing&action=getcount&json=1').set(KEYED);
       expect(res.status).to.equal(404);
-      expect(t.kernel.container.hasRegistration('compatCivicrm')).to.equal(false);
+      expect(t.kernel.hooks.tappers(authxHeaders)).to.not.include('compat-civicrm');
+      expect(t.kernel.hooks.tappers(permissionAliases)).to.not.include('compat-civicrm');
     } finally {
       await t.close();
     }
@@ -47,7 +50,7 @@ describe('compat-civicrm', () => {
       expect(csrf.body.reason).to.equal('CSRF suspected');
       const ajax = await h.get('/civicrm/ajax/rest?entity=TestThing&action=getparams&json=1').set(KEYED);
       expect(ajax.status).to.equal(200);
-      const { collectRoutes } = await import('../../../kernel');
+      const { collectRoutes } = await import('../../../host');
       const routes = (await collectRoutes(t.kernel)).filter((r) => r.plugin === 'compat-civicrm');
       expect(routes.map((r) => [r.id, r.auth])).to.deep.equal([
         ['compat-civicrm:ajax', ['authx', 'legacy-keys', 'session']],
@@ -58,11 +61,12 @@ describe('compat-civicrm', () => {
       ]);
     });
 
-    it('registers the compatCivicrm service for the auth plugins', () => {
-      const svc = t.kernel.container.resolve('compatCivicrm') as unknown as Record<string, unknown>;
-      expect(svc.authHeaders).to.deep.equal(['x-civi-auth']);
-      expect(svc.siteKeyHeaders).to.deep.equal(['x-civi-key']);
-      expect(svc.permissionAliases).to.include({
+    it('contributes header and permission aliases through the hooks the auth plugins own', async () => {
+      const [headers] = await t.kernel.hooks.run(authxHeaders);
+      expect(headers.auth).to.deep.equal(['x-civi-auth']);
+      expect(headers.siteKey).to.deep.equal(['x-civi-key']);
+      const [aliases] = await t.kernel.hooks.run(permissionAliases);
+      expect(aliases).to.include({
         'administer CiviCRM': 'administer CRM',
         'access CiviCRM': 'access CRM',
       });

@@ -1,6 +1,6 @@
 /** Real clients' request styles against the real APIv3 engine and Contact entity, through the routes. */
 import { expect } from 'chai';
-import type { TestKernel } from '../../../kernel/testing';
+import type { TestKernel } from '../../../host/testing';
 import { BASE_PLUGINS, bootRest } from './helpers';
 
 const ADMIN = { 'x-test-perms': '*', 'x-test-flow': 'param' };

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { TestKernel } from '../../../kernel/testing';
+import type { TestKernel } from '../../../host/testing';
 import { bootRest, golden } from './helpers';
 
 /** A legacy-keys caller: no X-Requested-With, flow legacyrest. */

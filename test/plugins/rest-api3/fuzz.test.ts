@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import type { TestKernel } from '../../../kernel/testing';
+import type { TestKernel } from '../../../host/testing';
 import { BASE_PLUGINS, bootRest } from './helpers';
 
 const names = fc.constantFrom(

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bootTestKernel, type TestKernel } from '../../../kernel/testing';
+import { bootTestKernel, type TestKernel } from '../../../host/testing';
 
 export const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures');
 export const GOLDEN = path.join(FIXTURES, 'golden');

@@ -4,8 +4,9 @@
  */
 import { expect } from 'chai';
 import supertest from 'supertest';
-import { createApp, createKernel, type Kernel } from '../../../kernel';
-import { createLogger } from '../../../kernel/log';
+import { type Kernel } from '../../../kernel';
+import { createApp, createKernel } from '../../../host';
+import { createLogger } from '../../../host';
 import { firstRun } from '../../../plugins/users/first-run';
 import type { IdentityStore } from '../../../plugins/users/store';
 import { bootAuth, FIXTURES, PASSWORD, type AuthKernel } from '../../fixtures/auth';

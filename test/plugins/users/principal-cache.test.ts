@@ -5,9 +5,10 @@
  */
 import { expect } from 'chai';
 import supertest from 'supertest';
-import { createApp, createKernel, type Kernel } from '../../../kernel';
-import { principalWith, sqlDuring } from '../../../kernel/testing';
-import { createLogger } from '../../../kernel/log';
+import { type Kernel } from '../../../kernel';
+import { createApp, createKernel } from '../../../host';
+import { principalWith, sqlDuring } from '../../../host/testing';
+import { createLogger } from '../../../host';
 import { issueJwt } from '../../../plugins/users/jwt';
 import { PrincipalCache } from '../../../plugins/users/principal-cache';
 import { bootAuth, expect401, FIXTURES, logsHold, SITE_KEY, type AuthKernel } from '../../fixtures/auth';

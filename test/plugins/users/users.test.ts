@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { cliCommands, type CliCommand } from '../../../kernel';
-import { bootTestKernel, type TestKernel } from '../../../kernel/testing';
+import { cliCommands, cliContext, type CliCommand } from '../../../host';
+import { bootTestKernel, type TestKernel } from '../../../host/testing';
 import { hashPassword, verifyPassword } from '../../../plugins/users/crypto';
 import { firstRun } from '../../../plugins/users/first-run';
 import { Keyring } from '../../../plugins/users/keyring';
@@ -159,7 +159,7 @@ describe('users: CLI commands', () => {
     await k.t.close();
   });
   const run = async (name: string, args: string[] = [], options: Record<string, unknown> = {}) => {
-    const out = String((await commands.get(name)!.run(args, options, k.t.kernel)) ?? '');
+    const out = String((await commands.get(name)!.run(args, options, cliContext(k.t.kernel))) ?? '');
     printed.push(out);
     return out;
   };

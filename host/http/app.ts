@@ -6,9 +6,8 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
-import { httpRoutes } from '../core-hooks';
-import { KernelError } from '../errors';
-import type { Kernel } from '../kernel';
+import { KernelError, type Kernel } from '../../kernel';
+import { httpRoutes } from '../hooks';
 import type { RouteDefinition } from '../types';
 import { authenticate } from './authenticate';
 import { errorBoundary } from './error-boundary';

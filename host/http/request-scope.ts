@@ -1,9 +1,7 @@
 /** Creates the per-request Awilix scope (request id, anonymous principal) and disposes it in `finally`. */
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
-import { createRequestScope } from '../container';
-import type { Kernel } from '../kernel';
-import { ANONYMOUS } from '../types';
+import { ANONYMOUS, createRequestScope, type Kernel } from '../../kernel';
 
 const SAFE_ID = /^[A-Za-z0-9._-]{1,64}$/;
 

@@ -2,8 +2,7 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { KernelError } from '../errors';
-import type { Kernel } from '../kernel';
+import { KernelError, type Kernel } from '../../kernel';
 import { createApp } from './app';
 
 export interface RunningServer {

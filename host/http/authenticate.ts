@@ -5,10 +5,9 @@
  */
 import { asValue, type AwilixContainer } from 'awilix';
 import type { Context, Next } from 'koa';
-import { authCredential, authPrincipal } from '../core-hooks';
-import { KernelError } from '../errors';
-import type { Kernel } from '../kernel';
-import { ANONYMOUS, type AuthRequest, type Cradle, type Principal, type RouteDefinition } from '../types';
+import { ANONYMOUS, KernelError, type Cradle, type Kernel, type Principal } from '../../kernel';
+import { authCredential, authPrincipal } from '../hooks';
+import type { AuthRequest, RouteDefinition } from '../types';
 
 export function authRequestOf(ctx: Context, route: RouteDefinition & { id: string }): AuthRequest {
   const body = ctx.request.body;

@@ -19,15 +19,20 @@ import knexFactory, { type Knex } from 'knex';
 import ClientPGLite from 'knex-pglite';
 import type Koa from 'koa';
 import supertest from 'supertest';
+import {
+  ANONYMOUS,
+  BUILTIN_PLUGINS_DIR,
+  discoverPlugins,
+  type Kernel,
+  type KernelError,
+  type Principal,
+} from '../kernel';
+import { createKernel } from './boot';
 import { finishConfig, type Config } from './config';
 import { createDb } from './db';
 export { sqlDuring } from './db';
 import { createApp } from './http/app';
-import type { KernelError } from './errors';
-import { createKernel, type Kernel } from './kernel';
-import { BUILTIN_PLUGINS_DIR, discoverPlugins } from './loader';
 import { createLogger } from './log';
-import { ANONYMOUS, type Principal } from './types';
 
 export interface TestKernelOptions {
   /** Enabled plugins; their dependencies are enabled too. Default: the default set. */

@@ -9,9 +9,8 @@ import { pathToFileURL } from 'node:url';
 import knexFactory, { type Knex } from 'knex';
 import ClientPGLite from 'knex-pglite';
 import { PGlite } from '@electric-sql/pglite';
-import type { Logger } from 'pino';
+import { KernelError, type Logger, type PluginMigrations, type Storage } from '../kernel';
 import type { Config } from './config';
-import { KernelError } from './errors';
 
 export type Db = Knex;
 
@@ -191,11 +190,6 @@ export async function ping(db: Db): Promise<void> {
   }
 }
 
-export interface PluginMigrations {
-  plugin: string;
-  dir: string;
-}
-
 /** A knex migration source over every enabled plugin's `migrations/` folder, in plugin order. */
 function migrationSource(plugins: PluginMigrations[]): Knex.MigrationSource<{ name: string; file: string }> {
   return {
@@ -223,4 +217,14 @@ export async function migrate(db: Db, plugins: PluginMigrations[]): Promise<stri
     disableMigrationsListValidation: true,
   })) as [number, string[]];
   return applied;
+}
+
+/** The handle and its operations as the kernel receives them (see Storage in kernel/types.ts). */
+export function storageOf(db: Db): Storage {
+  return {
+    db,
+    ping: () => ping(db),
+    migrate: (plugins) => migrate(db, plugins),
+    close: () => closeDb(db),
+  };
 }

@@ -4,7 +4,7 @@
  * Unexpected errors become `E_INTERNAL` and their text never reaches the caller.
  */
 import type { Context, Next } from 'koa';
-import { KernelError, isKernelError } from '../errors';
+import { KernelError, isKernelError } from '../../kernel';
 import type { RouteDefinition } from '../types';
 
 export function toKernelError(err: unknown): KernelError {

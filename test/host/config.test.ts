@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { KernelError, loadConfig } from '../../kernel';
+import { KernelError } from '../../kernel';
+import { loadConfig } from '../../host';
 
 function configError(fn: () => unknown): KernelError {
   try {

@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { createDb, createKernel, finishConfig, type KernelError } from '../../kernel';
-import { createLogger } from '../../kernel/log';
-import { principalWith } from '../../kernel/testing';
+import { type KernelError } from '../../kernel';
+import { createDb, createKernel, finishConfig } from '../../host';
+import { createLogger } from '../../host';
+import { principalWith } from '../../host/testing';
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/plugins');
 

@@ -4,30 +4,22 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { KernelError } from './errors';
-import { describeErrors, makeAjv } from './schema';
+import { KernelError, type ServiceConfig } from '../kernel';
+import { describeErrors, makeAjv } from '../kernel/schema';
 
-export interface Config {
-  /** Exact list of enabled plugins; when absent, every plugin whose manifest says `enabledByDefault`. */
-  plugins?: string[];
-  /** Added to / removed from the default set (ignored when `plugins` is given). */
-  enable: string[];
-  disable: string[];
-  /** Extra folders holding plugin folders (for extension authors), besides the built-in `plugins/`. */
-  pluginPaths: string[];
-  /** Per-plugin options, validated against each manifest's `config` schema. */
-  pluginConfig: Record<string, Record<string, unknown>>;
-  server: { host: string; port: number; shutdownTimeoutMs: number; publicUrl?: string; trustProxy: boolean };
-  database: { url?: string; memory: boolean; schema?: string; embeddedSharedBuffers: string };
-  /** Folder for the embedded database and private files (`oauth-providers/`…). */
-  dataDir: string;
-  log: { level: string; pretty?: boolean };
-  mode: 'production' | 'development' | 'test';
-  /** Per-plugin limit for register, ready and close. */
-  pluginTimeoutMs: number;
-  /** Folder the config file was read from; relative paths resolve against it. */
-  root: string;
+declare module '../kernel/types' {
+  /** The host's keys of the service configuration (the kernel declares the rest). */
+  interface ServiceConfig {
+    server: { host: string; port: number; shutdownTimeoutMs: number; publicUrl?: string; trustProxy: boolean };
+    database: { url?: string; memory: boolean; schema?: string; embeddedSharedBuffers: string };
+    /** Folder for the embedded database and private files (`oauth-providers/`…). */
+    dataDir: string;
+    log: { level: string; pretty?: boolean };
+  }
 }
+
+/** The whole service configuration: the kernel's keys and the host's. */
+export type Config = ServiceConfig;
 
 export const configSchema = {
   type: 'object',

@@ -1,8 +1,9 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { collectRoutes, startServer, type KernelError } from '../../kernel';
-import { bootTestKernel, type TestKernel } from '../../kernel/testing';
+import { type KernelError } from '../../kernel';
+import { collectRoutes, startServer } from '../../host';
+import { bootTestKernel, type TestKernel } from '../../host/testing';
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/plugins');
 

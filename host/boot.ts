@@ -1,0 +1,39 @@
+/** Boots the kernel: the host opens the database and the logger, then hands them over. */
+import { Kernel } from '../kernel';
+import type { Config } from './config';
+import { createDb, storageOf, type Db } from './db';
+import { createLogger } from './log';
+import type { Logger } from '../kernel';
+import type { CliContext } from './types';
+
+export interface CreateKernelOptions {
+  config: Config;
+  log?: Logger;
+  db?: Db;
+  /** Apply pending migrations at start (default true). */
+  migrate?: boolean;
+  /** Extra plugin folders (tests load fixtures this way). */
+  pluginDirs?: string[];
+}
+
+/** A kernel wired to this host's engines, registered but not started (`crm migrate`, docs). */
+export function hostedKernel(config: Config, log?: Logger, db?: Db): Kernel {
+  const logger = log ?? createLogger({ level: config.log.level, pretty: config.log.pretty });
+  return new Kernel(config, logger, storageOf(db ?? createDb(config, logger)));
+}
+
+/** Builds, boots and returns a kernel; on a boot failure the database handle is closed again. */
+export async function createKernel(opts: CreateKernelOptions): Promise<Kernel> {
+  const kernel = hostedKernel(opts.config, opts.log, opts.db);
+  try {
+    return await kernel.boot({ migrate: opts.migrate, pluginDirs: opts.pluginDirs });
+  } catch (err) {
+    await kernel.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+/** What CLI commands get: the narrow API, the database and the registered services. */
+export function cliContext(kernel: Kernel): CliContext {
+  return { api: kernel.api, db: kernel.db, services: kernel.container.cradle };
+}

@@ -1,0 +1,2 @@
+/** format-json's public surface: the JSON renderer. */
+export { renderJson } from './json';

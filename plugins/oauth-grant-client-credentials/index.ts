@@ -1,0 +1,2 @@
+/** The client-credentials grant handler. */
+export { clientCredentialsGrant } from './register';

@@ -1,0 +1,2 @@
+/** The password grant handler. */
+export { passwordGrant } from './register';
