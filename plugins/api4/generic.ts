@@ -10,9 +10,9 @@ import {
   type Permission,
   type Principal,
 } from '../../kernel';
-import type { CompiledEntity, EntityRegistry, FieldDef, SaveContext } from '../entity-core';
+import type { CompiledEntity, EntityRegistry, EntityService, EntitySession, FieldDef } from '../entity-core';
 import { permissionFor } from '../entity-core/permissions';
-import { TRUSTED, type Condition, type EntityStore } from '../entity-core/store';
+import { type Condition } from '../entity-core/store';
 import {
   coerceWrite,
   equalities,
@@ -136,8 +136,9 @@ export function v4Permission(registry: EntityRegistry, entity: string, action: s
   }
 }
 
-export function defineGenericActions(actions: ActionRegistrar, registry: EntityRegistry, store: EntityStore): void {
-  const g = new Generic(registry, store);
+export function defineGenericActions(actions: ActionRegistrar, service: EntityService): void {
+  const registry = service.registry;
+  const g = new Generic(registry, service);
   for (const action of ACTIONS) {
     actions.define({
       version: 4,
@@ -169,11 +170,22 @@ export function defineGenericActions(actions: ActionRegistrar, registry: EntityR
 
 const ACL = () => new KernelError('E_FORBIDDEN', 'ACL check failed', { details: { acl: true } });
 
+/** APIv4's wording of the service's refusals. */
+const SAVE_ERRORS = {
+  mandatory: (fields: string[], e: CompiledEntity) =>
+    invalid(`Mandatory values missing from Api4 ${e.name}::create: ${fields.join(', ')}`, { fields }),
+  access: ACL,
+};
+
 class Generic {
   constructor(
     private registry: EntityRegistry,
-    private store: EntityStore,
+    private service: EntityService,
   ) {}
+
+  private session(ctx: ActionContext): EntitySession {
+    return { db: ctx.db, principal: ctx.principal, scope: ctx.scope };
+  }
 
   run(
     action: ActionName,
@@ -219,10 +231,7 @@ class Generic {
     params: Params = {},
   ): Condition[] {
     const conds = parseWhere(wc, where);
-    for (const l of e.lifecycle) {
-      const r = l.beforeGet?.(params, { principal: wc.principal });
-      if (r?.where?.length) conds.push(...r.where);
-    }
+    conds.push(...this.service.beforeGet(e, params, { principal: wc.principal }).where);
     if (applyDefaults) {
       for (const f of v4Fields(e))
         if (f.getDefault !== undefined && !mentions(conds, f.name))
@@ -233,19 +242,16 @@ class Generic {
 
   /** Joining onto another entity needs `get` on it too (as APIv3's joins). */
   private async checkJoins(wc: WhereContext, ctx: ActionContext): Promise<void> {
-    const seen = new Set<string>([wc.entity.name]);
-    for (const r of wc.paths) {
-      for (const j of r.joined) {
-        if (seen.has(j.name)) continue;
-        seen.add(j.name);
-        if (ctx.principal.attributes?.[TRUSTED]) continue;
-        if (!(await ctx.scope.cradle.kernel.can(j.name, 'get', ctx.principal, { version: 4 }))) {
-          throw new KernelError('E_FORBIDDEN', `Authorization failed: cannot join onto ${j.name} in ${r.path}`, {
-            details: { acl: true },
-          });
-        }
-      }
-    }
+    await this.service.checkJoins(
+      this.session(ctx),
+      wc.entity,
+      wc.paths.map((r) => r.path),
+      4,
+      (entity, _prefix, path) =>
+        new KernelError('E_FORBIDDEN', `Authorization failed: cannot join onto ${entity} in ${path}`, {
+          details: { acl: true },
+        }),
+    );
   }
 
   /** A stored row as APIv4 shows it: JSON types, secrets only for those allowed. */
@@ -270,7 +276,7 @@ class Generic {
   /** A written record as returned by create/update/save: secrets are never echoed, to anyone. */
   private async readById(e: CompiledEntity, id: number, ctx: ActionContext): Promise<Row> {
     const fields = new Map([...this.allFields(e, ctx.principal)].filter(([, f]) => !f.secret));
-    const rows = await this.store.select(
+    const rows = await this.service.store.select(
       ctx.db,
       e,
       { where: [{ path: 'id', op: '=', value: id }], select: [...fields.keys()], limit: 1 },
@@ -323,23 +329,18 @@ class Generic {
     }
     let values: Row[] = [];
     if (fields.size) {
-      const raw = await this.store.select(
-        ctx.db,
-        e,
-        {
-          where,
-          select: [...fields.keys()],
-          sort,
-          limit: (p.limit as number) || undefined,
-          offset: (p.offset as number) || undefined,
-          joinAccess: true,
-        },
-        ctx.principal,
-      );
+      const raw = await this.service.get(this.session(ctx), e, {
+        where,
+        select: [...fields.keys()],
+        sort,
+        limit: (p.limit as number) || undefined,
+        offset: (p.offset as number) || undefined,
+        joinAccess: true,
+      });
       values = raw.map((r) => this.out(fields, r, ctx.principal));
     }
     const countMatched = rowCount
-      ? await this.store.count(ctx.db, e, { where, joinAccess: true }, ctx.principal)
+      ? await this.service.count(this.session(ctx), e, { where, joinAccess: true })
       : undefined;
     return { values, countMatched };
   }
@@ -370,77 +371,14 @@ class Generic {
     return out;
   }
 
-  private saveCtx(ctx: ActionContext, params: Row, existing: Row | null): SaveContext {
-    const trusted: Principal = { ...ctx.principal, attributes: { ...ctx.principal.attributes, [TRUSTED]: true } };
-    return {
-      db: ctx.db,
-      principal: ctx.principal,
-      params,
-      existing,
-      // Lifecycle taps speak APIv3 (their params shape); they run trusted, in this transaction.
-      call: (entity, action, sub) =>
-        ctx.scope.cradle.kernel.call({
-          version: 3,
-          entity,
-          action,
-          params: sub,
-          principal: trusted,
-          scope: ctx.scope,
-          db: ctx.db,
-          checkPermissions: false,
-        }),
-    };
-  }
-
-  private async acl(e: CompiledEntity, op: 'edit' | 'delete' | 'create', row: Row, ctx: ActionContext): Promise<void> {
-    try {
-      await this.store.checkWrite(e, op, row, ctx.principal);
-    } catch (err) {
-      if (isKernelError(err) && err.code === 'E_FORBIDDEN') throw ACL();
-      throw err;
-    }
-  }
-
-  /** Creates (existing null) or updates one record; returns the stored row as APIv4 shows it. */
+  /** Creates (existing null) or updates one record through the service; returns the stored row as APIv4 shows it. */
   private async saveOne(e: CompiledEntity, input: Row, existing: Row | null, ctx: ActionContext): Promise<Row> {
-    let values: Row = { ...input };
-    delete values.id;
-    if (!existing)
-      for (const f of v4Fields(e))
-        if (values[f.name] === undefined && f.apiDefault !== undefined) values[f.name] = f.apiDefault;
-    const sc = this.saveCtx(ctx, input, existing);
-    for (const l of e.lifecycle) {
-      const v = await l.beforeSave?.(values, sc);
-      if (v) values = v;
-    }
-    // A JSON text field given as an object or list (and left so by the entity's taps) is stored as JSON.
-    for (const f of v4Fields(e))
-      if (!f.serialize && values[f.name] !== null && typeof values[f.name] === 'object')
-        values[f.name] = JSON.stringify(values[f.name]);
-    if (!existing) {
-      const missing = v4Fields(e)
-        .filter(
-          (f) => f.apiRequired && (values[f.name] === undefined || values[f.name] === null || values[f.name] === ''),
-        )
-        .map((f) => f.name);
-      if (missing.length)
-        throw invalid(`Mandatory values missing from Api4 ${e.name}::create: ${missing.join(', ')}`, {
-          fields: missing,
-        });
-    }
-    await this.acl(e, existing ? 'edit' : 'create', existing ?? values, ctx);
-    if (
-      existing &&
-      e.ownerField &&
-      values[e.ownerField] !== undefined &&
-      values[e.ownerField] !== existing[e.ownerField]
-    )
-      await this.acl(e, 'edit', values, ctx);
-    // The write's RETURNING gives the stored row for the afterSave hooks; the answer is read as APIv4 shows it.
-    const row = existing
-      ? (await this.store.updateRow(ctx.db, e, Number(existing.id), values))!
-      : await this.store.insertRow(ctx.db, e, values);
-    for (const l of e.lifecycle) await l.afterSave?.(row, sc);
+    const row = await this.service.save(this.session(ctx), e, input, {
+      existing,
+      params: input,
+      errors: SAVE_ERRORS,
+      reread: false,
+    });
     return this.readById(e, Number(row.id), ctx);
   }
 
@@ -454,7 +392,7 @@ class Generic {
     const wc = this.wc(e, ctx);
     const conds = [...extra, ...this.where(e, where, wc, false)];
     await this.checkJoins(wc, ctx);
-    const rows = await this.store.select(ctx.db, e, { where: conds, select: ['id'], joinAccess: true }, ctx.principal);
+    const rows = await this.service.get(this.session(ctx), e, { where: conds, select: ['id'], joinAccess: true });
     return rows.map((r) => Number(r.id));
   }
 
@@ -472,7 +410,8 @@ class Generic {
     const ids = await this.matching(e, p.where, ctx, extra);
     delete values.id;
     const out: Row[] = [];
-    for (const id of ids) out.push(await this.saveOne(e, values, (await this.store.byId(ctx.db, e, id))!, ctx));
+    for (const id of ids)
+      out.push(await this.saveOne(e, values, (await this.service.byId(this.session(ctx), e, id))!, ctx));
     return { values: out };
   }
 
@@ -488,10 +427,10 @@ class Generic {
       if (values.id !== undefined) {
         const seen = await this.matching(e, undefined, ctx, [{ path: 'id', op: '=', value: values.id }]);
         if (!seen.length) {
-          if (await this.store.byId(ctx.db, e, values.id as number)) throw ACL();
+          if (await this.service.byId(this.session(ctx), e, values.id as number)) throw ACL();
           throw invalid(`records[${i}]: ${e.name} id ${String(values.id)} not found`, { error_field: 'id' });
         }
-        existing = await this.store.byId(ctx.db, e, values.id as number);
+        existing = await this.service.byId(this.session(ctx), e, values.id as number);
       } else if (match.length && match.every((m) => m in values)) {
         const conds: Condition[] = match.map((m) =>
           values[m] === null ? { path: m, op: 'IS NULL' } : { path: m, op: '=', value: values[m] },
@@ -501,7 +440,7 @@ class Generic {
           throw invalid(`records[${i}]: match criteria found ${ids.length} ${e.name} records`, {
             error_field: 'match',
           });
-        if (ids.length) existing = await this.store.byId(ctx.db, e, ids[0]);
+        if (ids.length) existing = await this.service.byId(this.session(ctx), e, ids[0]);
       }
       out.push(await this.saveOne(e, values, existing, ctx));
     }
@@ -521,11 +460,8 @@ class Generic {
   }
 
   private async deleteOne(e: CompiledEntity, id: number, ctx: ActionContext): Promise<void> {
-    const row = (await this.store.byId(ctx.db, e, id))!;
-    await this.acl(e, 'delete', row, ctx);
-    const sc = this.saveCtx(ctx, { id }, row);
-    for (const l of e.lifecycle) if ((await l.beforeDelete?.(row, sc)) === 'handled') return;
-    await this.store.remove(ctx.db, e, id);
+    const row = (await this.service.byId(this.session(ctx), e, id))!;
+    await this.service.delete(this.session(ctx), e, row, { params: { id }, errors: SAVE_ERRORS });
   }
 
   async replace(e: CompiledEntity, p: Params, ctx: ActionContext) {
@@ -608,7 +544,7 @@ class Generic {
     const kernel = ctx.scope.cradle.kernel;
     let access = await kernel.can(e.name, action, ctx.principal, { version: 4, params: { values: p.values ?? {} } });
     const values = (p.values ?? {}) as Row;
-    if (access && e.ownerField && !ctx.principal.attributes?.[TRUSTED]) {
+    if (access && e.ownerField && !this.service.isTrusted(this.session(ctx))) {
       const a = action.toLowerCase();
       const op =
         a === 'delete'
@@ -621,20 +557,18 @@ class Generic {
                 ? 'view'
                 : undefined;
       try {
-        if (op === 'create') await this.store.checkWrite(e, 'create', values, ctx.principal);
+        if (op === 'create') await this.service.checkWrite(this.session(ctx), e, 'create', values);
         else if (op && values.id !== undefined) {
           const id = Number(values.id);
           const visible = Number.isSafeInteger(id)
-            ? await this.store.select(
-                ctx.db,
-                e,
-                { where: [{ path: 'id', op: '=', value: id }], select: ['id'] },
-                ctx.principal,
-              )
+            ? await this.service.get(this.session(ctx), e, {
+                where: [{ path: 'id', op: '=', value: id }],
+                select: ['id'],
+              })
             : [];
-          const row = visible.length ? await this.store.byId(ctx.db, e, id) : null;
+          const row = visible.length ? await this.service.byId(this.session(ctx), e, id) : null;
           if (!row) access = false;
-          else if (op !== 'view') await this.store.checkWrite(e, op, row, ctx.principal);
+          else if (op !== 'view') await this.service.checkWrite(this.session(ctx), e, op, row);
         }
       } catch (err) {
         if (!isKernelError(err) || err.code !== 'E_FORBIDDEN') throw err;

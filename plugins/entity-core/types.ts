@@ -65,8 +65,8 @@ export interface SaveContext {
   params: Record<string, unknown>;
   /** The stored row before an update (column names), or null on create. */
   existing: Record<string, unknown> | null;
-  /** Runs another APIv3 call in the same transaction (trusted: no permission check). */
-  call(entity: string, action: string, params: Record<string, unknown>): Promise<unknown>;
+  /** The other entities through the entity service: same transaction, trusted (no row access, no join checks). */
+  entities: import('./service').Entities;
 }
 
 export interface EntityLifecycle {
@@ -76,6 +76,8 @@ export interface EntityLifecycle {
     ctx: SaveContext,
   ): Promise<Record<string, unknown> | void> | Record<string, unknown> | void;
   afterSave?(row: Record<string, unknown>, ctx: SaveContext): Promise<void> | void;
+  /** Runs after a delete (also one a beforeDelete tap handled itself); the row as it was. */
+  afterDelete?(row: Record<string, unknown>, ctx: SaveContext): Promise<void> | void;
   /** May throw to refuse; may return 'handled' when it did the delete itself (e.g. trash). */
   beforeDelete?(row: Record<string, unknown>, ctx: SaveContext): Promise<'handled' | void> | 'handled' | void;
   /**
@@ -84,7 +86,7 @@ export interface EntityLifecycle {
    */
   beforeGet?(
     params: Record<string, unknown>,
-    ctx: { principal: Principal },
+    ctx: { principal: Principal; trusted?: boolean },
   ): { params?: Record<string, unknown>; where?: import('./store').Condition[] } | void;
 }
 

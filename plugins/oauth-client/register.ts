@@ -121,7 +121,7 @@ export default definePlugin<OAuthClientOptions>((ctx) => {
       if (sc.existing || values.contact_id !== undefined) return values;
       const contactId = await store().contactFromTag(sc.db, values as never, {
         callerContactId: sc.principal.contactId,
-        createContact: async (params) => Number(((await sc.call('Contact', 'create', params)) as { id: number }).id),
+        createContact: async (params) => Number((await sc.entities.save('Contact', params)).id),
       });
       return { ...values, contact_id: contactId };
     },
