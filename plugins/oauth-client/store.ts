@@ -8,7 +8,7 @@ import type { AwilixContainer } from 'awilix';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { holds, isKernelError, KernelError, type Cradle, type Principal } from '../../kernel';
-import type { CompiledEntity, EntityRegistry } from '../entity-core';
+import type { CompiledEntity, EntityRegistry, EntityService } from '../entity-core';
 import { OPERATORS, TRUSTED, type Condition, type EntityStore, type Filter } from '../entity-core/store';
 import { P, STORAGES, type Storage } from './entities';
 import type { ProviderRegistry } from './providers';
@@ -78,24 +78,27 @@ export interface SaveTokenContext {
   sessionHash?: string | null;
   /** Explicit contact (skips the tag rules). */
   contactId?: number | null;
-  /** Creates a contact from APIv3 Contact.create params (trusted, in the caller's transaction); returns its id. */
+  /** Creates a contact from Contact params with chained `api.<Entity>.create` (trusted, the caller's transaction); returns its id. */
   createContact(params: Row): Promise<number>;
 }
 
-/** `createContact` through the api3 service in-process (permission checks off, the caller's transaction). */
-export function api3ContactCreator(scope: AwilixContainer<Cradle>, db: Knex): (params: Row) => Promise<number> {
+/**
+ * `createContact` through the entity service (trusted, the caller's transaction): the Contact from the params,
+ * then each chained `api.<Entity>.create` (the template's Email, Phone…) with the new contact's id.
+ */
+export function contactCreator(scope: AwilixContainer<Cradle>, db: Knex): (params: Row) => Promise<number> {
   return async (params) => {
-    const api3 = scope.cradle.api3 as import('../api3/types').Api3Service;
-    const res = (await api3.call({
-      entity: 'Contact',
-      action: 'create',
-      params,
-      principal: trusted(),
-      scope,
-      db,
-      checkPermissions: false,
-    })) as { id: number };
-    return Number(res.id);
+    const entities = (scope.cradle.entityService as EntityService).bind({ db, principal: trusted(), trusted: true });
+    const values: Row = {};
+    const chained: Array<[string, Row]> = [];
+    for (const [key, value] of Object.entries(params)) {
+      const chain = /^api\.([A-Za-z]+)\.create$/i.exec(key);
+      if (!chain) values[key] = value;
+      else if (isObj(value)) chained.push([chain[1], value]);
+    }
+    const contactId = Number((await entities.save('Contact', values)).id);
+    for (const [entity, chainValues] of chained) await entities.save(entity, { ...chainValues, contact_id: contactId });
+    return contactId;
   };
 }
 

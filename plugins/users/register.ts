@@ -1,15 +1,5 @@
-import {
-  ANONYMOUS,
-  apiRespond,
-  authPrincipal,
-  cliCommands,
-  createRequestScope,
-  definePlugin,
-  Stage,
-  type Kernel,
-} from '../../kernel';
-import type { Api3Service } from '../api3';
-import { entityAccess, type ChangeBus } from '../entity-core';
+import { ANONYMOUS, authPrincipal, cliCommands, definePlugin, Stage, type Kernel } from '../../kernel';
+import { entityAccess, type ChangeBus, type EntityRegistry, type EntityService } from '../entity-core';
 import { contactRowAccess } from './acl';
 import { Authenticator } from './authenticator';
 import { userCliCommands } from './cli';
@@ -65,13 +55,13 @@ export default definePlugin<UsersOptions>((ctx) => {
 
   hooks.tap(cliCommands, () => userCliCommands());
 
-  // Deleting a contact deletes its keys and user: cached principals go on every instance.
-  hooks.tap(apiRespond, async (result, req) => {
-    if (req.entity === 'Contact' && req.action.toLowerCase() === 'delete') {
-      await services.resolve<ChangeBus>('changeBus').announce(services.resolve<Kernel['db']>('db'), PRINCIPALS_TOPIC);
-    }
-    return result;
-  });
+  // Deleting a contact (through either API, or trusted code) deletes its keys and user: cached principals go
+  // on every instance once the deleting transaction commits.
+  const entities = services.resolve<EntityRegistry>('entities');
+  if (entities.find('Contact'))
+    entities.extend('Contact', {
+      afterDelete: (_row, sc) => services.resolve<ChangeBus>('changeBus').announce(sc.db, PRINCIPALS_TOPIC),
+    });
 
   // Contact ACL basics for Contact and the entities it owns. Late, so an entity's own rule (e.g.
   // OAuth contact tokens) decides first.
@@ -88,21 +78,16 @@ export default definePlugin<UsersOptions>((ctx) => {
     const announce = (dbh: Kernel['db']) => bus.announce(dbh, PRINCIPALS_TOPIC);
     identity.onPrincipalsChanged(announce);
     throttle.onBlock(announce);
-    // Trusted in-process calls (no permission check), in the caller's transaction.
-    const contactApi = async (dbh: Kernel['db'], action: string, params: Record<string, unknown>) => {
-      const scope = createRequestScope(kernel.container, 'users', ANONYMOUS);
-      try {
-        return await scope
-          .resolve<Api3Service>('api3')
-          .call({ entity: 'Contact', action, params, principal: ANONYMOUS, scope, db: dbh, checkPermissions: false });
-      } finally {
-        await scope.dispose();
-      }
-    };
+    // Contacts through the entity service: trusted, in the caller's transaction (trash included).
+    const service = services.resolve<EntityService>('entityService');
+    const contacts = (dbh: Kernel['db']) => service.bind({ db: dbh, principal: ANONYMOUS, trusted: true });
     identity.useContacts({
-      count: async (dbh, filter) =>
-        Number(((await contactApi(dbh, 'getcount', { ...filter, showAll: 'all' })) as number) ?? 0),
-      create: async (dbh, params) => Number(((await contactApi(dbh, 'create', params)) as { id: number }).id),
+      count: (dbh, filter) =>
+        contacts(dbh).count('Contact', [
+          ...Object.entries(filter).map(([path, value]) => ({ path, op: '=' as const, value })),
+          { path: 'is_deleted', op: 'IN', value: [0, 1] },
+        ]),
+      create: async (dbh, params) => Number((await contacts(dbh).save('Contact', params)).id),
     });
     if (kernel.container.hasRegistration('compatCivicrm')) {
       const compat = kernel.container.resolve('compatCivicrm') as { permissionAliases?: Aliases };
