@@ -61,8 +61,11 @@ export interface CallRequest {
   scope?: AwilixContainer<Cradle>;
   /** The ambient transaction, for nested calls. */
   db?: Knex;
-  /** false skips authorization (in-process calls made by trusted code only). */
-  checkPermissions?: boolean;
+  /**
+   * Trusted in-process code: authorization is skipped and handlers skip row access (`ctx.trusted`). The
+   * principal stays who it is. The one trust flag (replaces `checkPermissions: false`).
+   */
+  trusted?: boolean;
   /** Run everything, then roll the database back (APIv3 `options.force_rollback`). */
   rollback?: boolean;
 }
@@ -216,7 +219,7 @@ export class Kernel {
         action: def.action,
         permission: resolvePermission(def, req.params),
       };
-      if (req.checkPermissions !== false) {
+      if (!req.trusted) {
         const decision = await this.authorize(def, principal, req.params);
         if (decision !== 'allow') {
           const code = principal.via === 'anonymous' ? 'E_UNAUTHENTICATED' : 'E_FORBIDDEN';
@@ -229,8 +232,7 @@ export class Kernel {
       const prepared = await this.hooks.run(apiPrepare, params, apiReq);
       if (prepared !== params) params = validated(def, prepared);
       apiReq = { ...apiReq, params };
-      const invoke = (db: Knex) =>
-        def.handler(params, this.actionContext(def, principal, scope, db, req.checkPermissions));
+      const invoke = (db: Knex) => def.handler(params, this.actionContext(def, principal, scope, db, !!req.trusted));
       const result = await this.inTransaction(def, req, invoke);
       return await this.hooks.run(apiRespond, result, apiReq);
     } catch (err) {
@@ -283,7 +285,7 @@ export class Kernel {
     principal: Principal,
     scope: AwilixContainer<Cradle>,
     db: Knex,
-    checkPermissions?: boolean,
+    trusted: boolean,
   ): ActionContext {
     return {
       version: def.version,
@@ -292,6 +294,7 @@ export class Kernel {
       principal,
       scope,
       db,
+      trusted,
       call: (entity, action, params, opts = {}) =>
         this.call({
           version: opts.version ?? def.version,
@@ -301,7 +304,7 @@ export class Kernel {
           principal,
           scope,
           db,
-          checkPermissions: opts.checkPermissions ?? checkPermissions,
+          trusted: opts.trusted ?? trusted,
         }),
     };
   }

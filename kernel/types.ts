@@ -38,12 +38,14 @@ export interface ActionContext {
   readonly scope: AwilixContainer<Cradle>;
   /** The database handle for this call: the ambient transaction when there is one. */
   readonly db: Knex;
+  /** Trusted in-process call (the one trust flag): no authorization happened; skip row access too. */
+  readonly trusted: boolean;
   /** Calls another action in the same scope, principal and transaction (chaining, `api3()`). */
   call(
     entity: string,
     action: string,
     params: Record<string, unknown>,
-    opts?: { version?: number; checkPermissions?: boolean },
+    opts?: { version?: number; trusted?: boolean },
   ): Promise<unknown>;
 }
 

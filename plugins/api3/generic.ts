@@ -96,7 +96,7 @@ class Generic {
   ) {}
 
   private session(ctx: ActionContext): EntitySession {
-    return { db: ctx.db, principal: ctx.principal, scope: ctx.scope };
+    return { db: ctx.db, principal: ctx.principal, scope: ctx.scope, trusted: ctx.trusted };
   }
 
   run(action: (typeof ACTIONS)[number], e: CompiledEntity, p: Params, ctx: ActionContext): Promise<unknown> {

@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
 import { KernelError, isKernelError, normaliseAction, normaliseEntity, type Kernel } from '../../kernel';
 import type { EntityRegistry } from '../entity-core/registry';
 import { snake } from '../entity-core/permissions';
-import { OPERATORS, TRUSTED } from '../entity-core/store';
+import { OPERATORS } from '../entity-core/store';
 import { envelope, rowsOf } from './envelope';
 import { toApi3Error } from './errors';
 import type { Api3Request, Api3Service } from './types';
@@ -72,14 +72,8 @@ export function splitChains(
 export function createApi3Service(kernel: Kernel): Api3Service {
   const service: Api3Service = {
     async call(input: Api3Request): Promise<unknown> {
-      // check_permissions off also lifts row access (the reference skips ACLs then too).
-      const req =
-        input.checkPermissions === false && !input.principal.attributes?.[TRUSTED]
-          ? {
-              ...input,
-              principal: { ...input.principal, attributes: { ...input.principal.attributes, [TRUSTED]: true } },
-            }
-          : input;
+      // A trusted call skips authorization and row access (the reference skips ACLs with check_permissions off).
+      const req = input;
       const entity = normaliseEntity(req.entity);
       const action = normaliseAction(req.action);
       const { params, chains } = splitChains(req.params ?? {}, entity, action);
@@ -114,7 +108,7 @@ export function createApi3Service(kernel: Kernel): Api3Service {
             principal: req.principal,
             scope: req.scope,
             db: req.db,
-            checkPermissions: req.checkPermissions,
+            trusted: req.trusted,
             rollback: forceRollback,
           });
           if (forceRollback) (req.scope.cradle.entities as EntityRegistry | undefined)?.invalidateOptions();
@@ -134,7 +128,7 @@ export function createApi3Service(kernel: Kernel): Api3Service {
             principal: req.principal,
             scope: req.scope,
             db: req.db,
-            checkPermissions: req.checkPermissions,
+            trusted: req.trusted,
           });
           await runChainsFor(result, entity, action, chains, req);
           return result;
@@ -151,7 +145,7 @@ export function createApi3Service(kernel: Kernel): Api3Service {
             principal: req.principal,
             scope: req.scope,
             db: trx,
-            checkPermissions: req.checkPermissions,
+            trusted: req.trusted,
           });
           await runChainsFor(result, entity, action, chains, { ...req, db: trx });
           if (forceRollback) {

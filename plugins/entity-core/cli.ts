@@ -3,16 +3,14 @@
  * permission or row checks, like the reference's `cv api`). Each engine plugin contributes its own.
  */
 import { ANONYMOUS, createRequestScope, KernelError, type CliCommand, type Kernel, type Principal } from '../../kernel';
-import { TRUSTED } from './store';
 import type { EngineRequest } from './types';
 
-/** The CLI's caller: holds every permission; the engines skip row access for trusted calls. */
+/** The CLI's caller: holds every permission; its calls are trusted (no authorization, no row access). */
 export const CLI_PRINCIPAL: Principal = Object.freeze({
   ...ANONYMOUS,
   via: 'cli',
   flow: 'cli',
   permissions: new Set(['*']),
-  attributes: { [TRUSTED]: true },
 });
 
 export function apiCliCommand(version: 3 | 4, service: string): CliCommand {
@@ -43,7 +41,7 @@ export function apiCliCommand(version: 3 | 4, service: string): CliCommand {
           params,
           principal: CLI_PRINCIPAL,
           scope,
-          checkPermissions: false,
+          trusted: true,
         });
         return JSON.stringify(result, null, 2);
       } finally {

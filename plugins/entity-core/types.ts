@@ -66,7 +66,7 @@ export interface SaveContext {
   /** The stored row before an update (column names), or null on create. */
   existing: Record<string, unknown> | null;
   /** The other entities through the entity service: same transaction, trusted (no row access, no join checks). */
-  entities: import('./service').Entities;
+  entities: import('./entities').Entities;
 }
 
 export interface EntityLifecycle {
@@ -127,6 +127,6 @@ export interface EngineRequest {
   scope: AwilixContainer<Cradle>;
   /** The ambient transaction (in-process calls from a handler). */
   db?: Knex;
-  /** false skips authorization and row access (trusted in-process code only); default true. */
-  checkPermissions?: boolean;
+  /** Trusted in-process code: no authorization, no row access (the one trust flag); the principal stays who it is. */
+  trusted?: boolean;
 }

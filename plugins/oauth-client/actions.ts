@@ -210,9 +210,9 @@ export async function refreshTokens(
   s: OAuthStore,
   storage: Storage,
   params: Row,
-  ctx: Pick<ActionContext, 'db' | 'principal'>,
+  ctx: Pick<ActionContext, 'db' | 'principal' | 'trusted'>,
 ): Promise<Row[]> {
-  const rows = await s.selectTokens(ctx.db, storage, selector(params), ctx.principal);
+  const rows = await s.selectTokens(ctx.db, storage, selector(params), ctx.principal, ctx.trusted);
   const out: Row[] = [];
   let firstError: unknown;
   for (const r of rows) {

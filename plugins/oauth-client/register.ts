@@ -2,7 +2,6 @@ import path from 'node:path';
 import { cliCommands, definePlugin, httpRoutes, KernelError, type HookBus, type Kernel } from '../../kernel';
 import { entityAccess, type ChangeBus, type EntityRegistry } from '../entity-core';
 import type { EntityStore } from '../entity-core/store';
-import { TRUSTED } from '../entity-core/store';
 import { permissionsCatalogue } from '../users/hooks';
 import { contactTokenAccess } from './access';
 import { defineOAuthActions } from './actions';
@@ -112,8 +111,8 @@ export default definePlugin<OAuthClientOptions>((ctx) => {
   });
   entities.extend('OAuthContactToken', {
     // Through the permissioned API, tokens without a contact are invisible (reference §6.3).
-    beforeGet(_params, { principal }) {
-      if (principal.attributes?.[TRUSTED]) return;
+    beforeGet(_params, { trusted }) {
+      if (trusted) return;
       return { where: [{ path: 'contact_id', op: 'IS NOT NULL' }] };
     },
     // Tag → contact rules (§6.3) on every create that does not name the contact.
@@ -128,8 +127,8 @@ export default definePlugin<OAuthClientOptions>((ctx) => {
   });
   entities.extend('OAuthSessionToken', {
     // Only the caller's own session's tokens, and new ones go to the caller's session.
-    beforeGet(_params, { principal }) {
-      if (principal.attributes?.[TRUSTED]) return;
+    beforeGet(_params, { principal, trusted }) {
+      if (trusted) return;
       return { where: [{ path: 'session_hash', op: '=', value: sessionOf(principal) ?? '-' }] };
     },
     beforeSave(values, sc) {

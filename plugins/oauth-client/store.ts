@@ -9,7 +9,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { holds, isKernelError, KernelError, type Cradle, type Principal } from '../../kernel';
 import type { CompiledEntity, EntityRegistry, EntityService } from '../entity-core';
-import { OPERATORS, TRUSTED, type Condition, type EntityStore, type Filter } from '../entity-core/store';
+import { OPERATORS, type Condition, type EntityStore, type Filter } from '../entity-core/store';
 import { P, STORAGES, type Storage } from './entities';
 import type { ProviderRegistry } from './providers';
 import { evaluateContactTemplate } from './templates';
@@ -57,7 +57,7 @@ const trusted = (p?: Principal): Principal => ({
   userId: p?.userId ?? null,
   via: 'system',
   permissions: new Set(['*']),
-  attributes: { [TRUSTED]: true },
+  attributes: {},
 });
 
 export interface OAuthStoreOptions {
@@ -343,16 +343,21 @@ export class OAuthStore {
   }
 
   /** The rows a principal may see (contact tokens: row rules; session tokens: the caller's session). */
-  async selectTokens(db: Knex, storage: Storage, sel: Selector, principal: Principal | null): Promise<Row[]> {
+  async selectTokens(
+    db: Knex,
+    storage: Storage,
+    sel: Selector,
+    principal: Principal | null,
+    trusted = false,
+  ): Promise<Row[]> {
     const extra: Condition[] = [];
     // Through the permissioned API, contact tokens without a contact are invisible (reference §6.3).
-    if (storage === 'OAuthContactToken' && principal && !principal.attributes?.[TRUSTED])
-      extra.push({ path: 'contact_id', op: 'IS NOT NULL' });
+    if (storage === 'OAuthContactToken' && principal && !trusted) extra.push({ path: 'contact_id', op: 'IS NOT NULL' });
     if (storage === 'OAuthSessionToken' && principal) {
       const hash = principal.attributes?.[SESSION_ATTR];
       extra.push({ path: 'session_hash', op: '=', value: typeof hash === 'string' ? hash : '-' });
     }
-    return this.select(db, storage, sel, principal, extra);
+    return this.select(db, storage, sel, trusted ? null : principal, extra);
   }
 
   /**

@@ -6,7 +6,7 @@ import type { AwilixContainer } from 'awilix';
 import type { Context } from 'koa';
 import type { Logger } from 'pino';
 import { KernelError, holds, isKernelError, type Cradle, type Principal, type RouteDefinition } from '../../kernel';
-import { applyIndex } from '../api4/generic';
+import { applyIndex } from '../api4';
 import type { Api4Result, Api4Service } from '../api4/types';
 
 type Obj = Record<string, unknown>;
@@ -187,7 +187,7 @@ async function execute(
     params: { ...params, checkPermissions: true },
     principal,
     scope,
-    checkPermissions: true,
+    trusted: false,
   });
   const out: Obj = {
     values: index === undefined ? r.values : applyIndex(r.values, index),
