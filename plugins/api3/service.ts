@@ -45,6 +45,25 @@ function formatOptions(params: Record<string, unknown>): { isSuccess: boolean; o
   };
 }
 
+/**
+ * The engine's own control params (the REST binding adds `version` and `check_permissions`). An action that
+ * declares its params strictly (`additionalProperties: false`, the tutorial's `Greeting.get`) never receives
+ * them; permissive ones still see them, as the reference passes them along.
+ */
+const CONTROL_PARAMS = ['version', 'check_permissions'];
+function withoutControlParams(
+  kernel: Kernel,
+  entity: string,
+  action: string,
+  params: Record<string, unknown>,
+): Record<string, unknown> {
+  const schema = kernel.actions.get(3, entity, action)?.params as { additionalProperties?: unknown } | undefined;
+  if (schema?.additionalProperties !== false || !CONTROL_PARAMS.some((key) => key in params)) return params;
+  const rest = { ...params };
+  for (const key of CONTROL_PARAMS) delete rest[key];
+  return rest;
+}
+
 /** Splits chain params (`api.<Entity>[.<action>[.<suffix>]]`, `api_…`) from the rest. */
 export function splitChains(
   params: Record<string, unknown>,
@@ -76,7 +95,9 @@ export function createApi3Service(kernel: Kernel): Api3Service {
       const req = input;
       const entity = normaliseEntity(req.entity);
       const action = normaliseAction(req.action);
-      const { params, chains } = splitChains(req.params ?? {}, entity, action);
+      const split = splitChains(req.params ?? {}, entity, action);
+      const { chains } = split;
+      const params = withoutControlParams(kernel, entity, action, split.params);
       const forceRollback = truthy(optionOf(params, 'force_rollback'));
       const fmt = formatOptions(params);
       if (fmt.isSuccess || fmt.onlyId) {
