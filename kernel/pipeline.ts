@@ -64,7 +64,7 @@ export async function runCall(parts: PipelineParts, req: ApiCallRequest): Promis
       });
     }
     apiReq = { ...apiReq, entity: def.resolvedEntity, action: def.action, permission: permissionOf(def, req.params) };
-    if (req.checkPermissions !== false) {
+    if (!req.trusted) {
       const decision = await authorize(parts, def, principal, req.params);
       if (decision !== 'allow') {
         const code = principal.via === 'anonymous' ? 'E_UNAUTHENTICATED' : 'E_FORBIDDEN';
@@ -77,8 +77,7 @@ export async function runCall(parts: PipelineParts, req: ApiCallRequest): Promis
     const prepared = await parts.hooks.run(apiPrepare, params, apiReq);
     if (prepared !== params) params = validated(def, prepared);
     apiReq = { ...apiReq, params };
-    const invoke = (db: Knex) =>
-      def.handler(params, actionContext(parts, def, principal, scope, db, req.checkPermissions));
+    const invoke = (db: Knex) => def.handler(params, actionContext(parts, def, principal, scope, db, !!req.trusted));
     const result = await inTransaction(parts.db, def, req, invoke);
     return await parts.hooks.run(apiRespond, result, apiReq);
   } catch (err) {
@@ -133,7 +132,7 @@ function actionContext(
   principal: Principal,
   scope: AwilixContainer<Cradle>,
   db: Knex,
-  checkPermissions?: boolean,
+  trusted: boolean,
 ): ActionContext {
   return {
     version: def.version,
@@ -142,6 +141,7 @@ function actionContext(
     principal,
     scope,
     db,
+    trusted,
     call: (entity, action, params, opts = {}) =>
       runCall(parts, {
         version: opts.version ?? def.version,
@@ -151,7 +151,7 @@ function actionContext(
         principal,
         scope,
         db,
-        checkPermissions: opts.checkPermissions ?? checkPermissions,
+        trusted: opts.trusted ?? trusted,
       }),
   };
 }

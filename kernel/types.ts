@@ -36,12 +36,14 @@ export interface ActionContext {
   readonly scope: AwilixContainer<Cradle>;
   /** The database handle for this call: the ambient transaction when there is one. */
   readonly db: Knex;
+  /** Trusted in-process call (the one trust flag): no authorization happened; skip row access too. */
+  readonly trusted: boolean;
   /** Calls another action in the same scope, principal and transaction (chaining, `api3()`). */
   call(
     entity: string,
     action: string,
     params: Record<string, unknown>,
-    opts?: { version?: number; checkPermissions?: boolean },
+    opts?: { version?: number; trusted?: boolean },
   ): Promise<unknown>;
 }
 
@@ -109,8 +111,11 @@ export interface ApiCallRequest {
   scope?: AwilixContainer<Cradle>;
   /** The ambient transaction, for nested calls. */
   db?: Knex;
-  /** false skips authorization (in-process calls made by trusted code only). */
-  checkPermissions?: boolean;
+  /**
+   * Trusted in-process code: authorization is skipped and handlers skip row access (`ctx.trusted`). The
+   * principal stays who it is. The one trust flag.
+   */
+  trusted?: boolean;
   /** Run everything, then roll the database back (APIv3 `options.force_rollback`). */
   rollback?: boolean;
 }

@@ -4,10 +4,9 @@
  * getactions, getunique, and the deprecated setvalue and update.
  */
 import { KernelError, type ActionContext, type ActionRegistrar } from '../../kernel';
-import { sqlDuring } from '../../host';
-import type { CompiledEntity, EntityRegistry, FieldDef, SaveContext } from '../entity-core';
+import type { CompiledEntity, EntityRegistry, EntityService, EntitySession, FieldDef } from '../entity-core';
 import { permissionFor } from '../entity-core';
-import { conditionPaths, type Condition, type EntityStore } from '../entity-core';
+import { conditionPaths, type Condition } from '../entity-core';
 import { envelope, scalarEnvelope, stringifyLeaves } from './envelope';
 import { api3Error, invalid, mandatoryMissing, returnedError } from './errors';
 import {
@@ -22,7 +21,6 @@ import {
   type GetOptions,
 } from './params';
 import { snake } from './service';
-import type { Api3Service } from './types';
 
 type Params = Record<string, unknown>;
 type Row = Record<string, unknown>;
@@ -66,8 +64,9 @@ const TYPE_CODES: Record<string, number> = {
 /** §6.1: the permission an entity's map gives an action (shared with APIv4, in entity-core). */
 export { permissionFor };
 
-export function defineGenericActions(actions: ActionRegistrar, registry: EntityRegistry, store: EntityStore): void {
-  const g = new Generic(registry, store);
+export function defineGenericActions(actions: ActionRegistrar, service: EntityService): void {
+  const registry = service.registry;
+  const g = new Generic(registry, service);
   for (const action of ACTIONS) {
     actions.define({
       version: 3,
@@ -83,11 +82,22 @@ export function defineGenericActions(actions: ActionRegistrar, registry: EntityR
   }
 }
 
+/** Access refused to a write, in the APIv3 wording. */
+const ACCESS_DENIED = () =>
+  new KernelError('E_FORBIDDEN', 'Permission denied to modify contact record', {
+    details: { error_code: 'unauthorized' },
+  });
+const SAVE_ERRORS = { mandatory: (fields: string[]) => mandatoryMissing(fields), access: ACCESS_DENIED };
+
 class Generic {
   constructor(
     private registry: EntityRegistry,
-    private store: EntityStore,
+    private service: EntityService,
   ) {}
+
+  private session(ctx: ActionContext): EntitySession {
+    return { db: ctx.db, principal: ctx.principal, scope: ctx.scope, trusted: ctx.trusted };
+  }
 
   run(action: (typeof ACTIONS)[number], e: CompiledEntity, p: Params, ctx: ActionContext): Promise<unknown> {
     switch (action) {
@@ -140,13 +150,7 @@ class Generic {
     ctx: ActionContext,
     over: Partial<GetOptions> = {},
   ): Promise<{ o: GetOptions; where: Condition[] }> {
-    let p = params;
-    const extra: Condition[] = [];
-    for (const l of e.lifecycle) {
-      const r = l.beforeGet?.(p, { principal: ctx.principal });
-      if (r?.params) p = r.params;
-      if (r?.where) extra.push(...r.where);
-    }
+    const { params: p, where: extra } = this.service.beforeGet(e, params, this.session(ctx));
     const o = { ...parseOptions(e, p, this.registry), ...over };
     const where = [...(await parseFilters(this.fc(ctx), e, p, o.or)), ...extra];
     for (const f of e.fields) {
@@ -175,7 +179,7 @@ class Generic {
       const x = resolvePath(this.registry, e, r, 'name');
       return x && mayRead(x.field);
     });
-    const wanted = requested?.length ? requested : (e.defaultReturn ?? this.store.defaultSelect(e));
+    const wanted = requested?.length ? requested : (e.defaultReturn ?? this.service.store.defaultSelect(e));
     const out: Array<{ key: string; path: string; field: FieldDef }> = [];
     const seen = new Set<string>();
     for (const w of wanted) {
@@ -196,7 +200,7 @@ class Generic {
     for (const x of out) if (x.field.labelOf) selectPaths.add(x.field.labelOf);
     const query = buildQuery(where, o, [...selectPaths]);
     await this.checkJoins(e, query, ctx);
-    const raw = o.isCount ? { paths: [], rows: [] } : await this.store.selectRows(ctx.db, e, query, ctx.principal);
+    const raw = o.isCount ? { paths: [], rows: [] } : await this.service.getRows(this.session(ctx), e, query);
     const labelMaps = new Map<string, Map<string, string>>();
     for (const x of out.filter((y) => y.field.labelOf)) {
       const src = e.byName.get(x.field.labelOf!)!;
@@ -243,28 +247,16 @@ class Generic {
       ...(query.sort ?? []).map((s) => s.path),
       ...(query.where ?? []).flatMap(conditionPaths),
     ];
-    if (!paths.some((p) => p.includes('.'))) return;
-    const checked = new Set<string>([e.name]); // the caller may already get the root entity
-    for (const path of paths) {
-      const parts = path.split('.');
-      let cur = e;
-      for (let i = 0; i < parts.length - 1 && i < 4; i++) {
-        const f = cur.lookup.get(parts[i]);
-        const next = f?.fk ? this.registry.find(f.fk) : undefined;
-        if (!next) break; // the store reports unknown paths
-        if (!checked.has(next.name)) {
-          if (!(await ctx.scope.cradle.api.can(next.name, 'get', ctx.principal))) {
-            throw new KernelError(
-              'E_FORBIDDEN',
-              `Authorization failed to join onto ${next.name} api in parameter ${parts.slice(0, i + 1).join('.')}`,
-              { details: { error_code: 'unauthorized' } },
-            );
-          }
-          checked.add(next.name);
-        }
-        cur = next;
-      }
-    }
+    await this.service.checkJoins(
+      this.session(ctx),
+      e,
+      paths,
+      3,
+      (entity, prefix) =>
+        new KernelError('E_FORBIDDEN', `Authorization failed to join onto ${entity} api in parameter ${prefix}`, {
+          details: { error_code: 'unauthorized' },
+        }),
+    );
   }
 
   async get(e: CompiledEntity, p: Params, ctx: ActionContext): Promise<unknown> {
@@ -308,7 +300,7 @@ class Generic {
     const { where } = await this.conditions(e, p, ctx);
     const q = { where };
     await this.checkJoins(e, q, ctx);
-    return this.store.count(ctx.db, e, q, ctx.principal);
+    return this.service.count(this.session(ctx), e, q);
   }
 
   // ---------------------------------------------------------------- writes
@@ -365,25 +357,6 @@ class Generic {
       .map((f) => f.name);
   }
 
-  private saveCtx(ctx: ActionContext, params: Params, existing: Row | null): SaveContext {
-    return {
-      db: ctx.db,
-      principal: ctx.principal,
-      params,
-      existing,
-      call: (entity, action, sub) =>
-        (ctx.scope.cradle.api3 as Api3Service).call({
-          entity,
-          action,
-          params: sub,
-          principal: ctx.principal,
-          scope: ctx.scope,
-          db: ctx.db,
-          checkPermissions: false,
-        }),
-    };
-  }
-
   private async match(e: CompiledEntity, p: Params, ctx: ActionContext): Promise<number | undefined> {
     const mandatory = optionValue(p, 'match-mandatory');
     const spec = mandatory ?? optionValue(p, 'match');
@@ -407,36 +380,10 @@ class Generic {
   /** Create, or update when an id is given (or matched); returns the saved row (field names). */
   async save(e: CompiledEntity, p: Params, ctx: ActionContext): Promise<Row> {
     const id = this.idOf(e, p) ?? (await this.match(e, p, ctx));
-    const existing = id === undefined ? null : await this.store.byId(ctx.db, e, id);
+    const existing = id === undefined ? null : await this.service.byId(this.session(ctx), e, id);
     if (id !== undefined && !existing) throw invalid(`${e.name} id ${id} not found.`);
-    let values = await this.values(e, p, ctx, !!existing);
-    const sc = this.saveCtx(ctx, p, existing);
-    for (const l of e.lifecycle) {
-      const v = await l.beforeSave?.(values, sc);
-      if (v) values = v;
-    }
-    if (!existing) {
-      const missing = this.missing(e, values);
-      if (missing.length) throw mandatoryMissing(missing);
-    }
-    await this.store.checkWrite(e, existing ? 'edit' : 'create', existing ? existing : values, ctx.principal);
-    if (
-      existing &&
-      e.ownerField &&
-      values[e.ownerField] !== undefined &&
-      values[e.ownerField] !== existing[e.ownerField]
-    ) {
-      await this.store.checkWrite(e, 'edit', values, ctx.principal);
-    }
-    // The write's RETURNING gives the stored row; it is read again only if an afterSave hook sent SQL.
-    const row = existing
-      ? (await this.store.updateRow(ctx.db, e, id!, values))!
-      : await this.store.insertRow(ctx.db, e, values);
-    if (!e.lifecycle.some((l) => l.afterSave)) return row;
-    const sent = await sqlDuring(ctx.db, async () => {
-      for (const l of e.lifecycle) await l.afterSave?.({ ...row }, sc);
-    });
-    return sent.length ? (await this.store.byId(ctx.db, e, Number(row.id)))! : row;
+    const values = await this.values(e, p, ctx, !!existing);
+    return this.service.save(this.session(ctx), e, values, { existing, params: p, errors: SAVE_ERRORS });
   }
 
   private wire(e: CompiledEntity, row: Row): Row {
@@ -456,12 +403,9 @@ class Generic {
   async delete(e: CompiledEntity, p: Params, ctx: ActionContext): Promise<unknown> {
     const id = this.idOf(e, p);
     if (id === undefined) throw mandatoryMissing(['id']);
-    const row = await this.store.byId(ctx.db, e, id);
+    const row = await this.service.byId(this.session(ctx), e, id);
     if (!row) throw invalid(`Could not delete entity id ${id}`);
-    await this.store.checkWrite(e, 'delete', row, ctx.principal);
-    const sc = this.saveCtx(ctx, p, row);
-    for (const l of e.lifecycle) if ((await l.beforeDelete?.(row, sc)) === 'handled') return scalarEnvelope(1);
-    await this.store.remove(ctx.db, e, id);
+    await this.service.delete(this.session(ctx), e, row, { params: p, errors: SAVE_ERRORS });
     return scalarEnvelope(1);
   }
 
@@ -491,12 +435,10 @@ class Generic {
   async update(e: CompiledEntity, p: Params, ctx: ActionContext): Promise<unknown> {
     if (p.id === undefined || p.id === null || p.id === '') throw invalid('Mandatory parameter missing id');
     const id = this.idOf(e, p)!;
-    const rows = await this.store.select(
-      ctx.db,
-      e,
-      { where: [{ path: 'id', op: '=', value: id }], limit: 2 },
-      ctx.principal,
-    );
+    const rows = await this.service.get(this.session(ctx), e, {
+      where: [{ path: 'id', op: '=', value: id }],
+      limit: 2,
+    });
     if (!rows.length) throw invalid(`No ${e.name} with id ${id}`);
     const env = (await this.create(e, p, ctx)) as Record<string, unknown>;
     return { ...env, deprecated: DEPRECATED.update };
@@ -570,7 +512,7 @@ class Generic {
   async getrefcount(e: CompiledEntity, p: Params, ctx: ActionContext): Promise<unknown> {
     const id = this.idOf(e, p);
     if (id === undefined) throw mandatoryMissing(['id']);
-    const counts = await this.store.refCounts(ctx.db, e, id);
+    const counts = await this.service.store.refCounts(ctx.db, e, id);
     return envelope(counts.map((c) => ({ ...c })) as Row[], { sequential: true });
   }
 

@@ -8,7 +8,7 @@ import { KernelError, isKernelError, type Api } from '../../kernel';
 import { normaliseAction, normaliseEntity } from './naming';
 import type { EntityRegistry } from '../entity-core';
 import { snake } from '../entity-core';
-import { OPERATORS, TRUSTED } from '../entity-core';
+import { OPERATORS } from '../entity-core';
 import { envelope, rowsOf } from './envelope';
 import { toApi3Error } from './errors';
 import type { Api3Request, Api3Service } from './types';
@@ -46,6 +46,25 @@ function formatOptions(params: Record<string, unknown>): { isSuccess: boolean; o
   };
 }
 
+/**
+ * The engine's own control params (the REST binding adds `version` and `check_permissions`). An action that
+ * declares its params strictly (`additionalProperties: false`, the tutorial's `Greeting.get`) never receives
+ * them; permissive ones still see them, as the reference passes them along.
+ */
+const CONTROL_PARAMS = ['version', 'check_permissions'];
+function withoutControlParams(
+  kernel: Api3Pipeline,
+  entity: string,
+  action: string,
+  params: Record<string, unknown>,
+): Record<string, unknown> {
+  const schema = kernel.paramsSchema(entity, action) as { additionalProperties?: unknown } | undefined;
+  if (schema?.additionalProperties !== false || !CONTROL_PARAMS.some((key) => key in params)) return params;
+  const rest = { ...params };
+  for (const key of CONTROL_PARAMS) delete rest[key];
+  return rest;
+}
+
 /** Splits chain params (`api.<Entity>[.<action>[.<suffix>]]`, `api_…`) from the rest. */
 export function splitChains(
   params: Record<string, unknown>,
@@ -70,21 +89,26 @@ export function splitChains(
   return { params: rest, chains };
 }
 
-/** `kernel` is the pipeline (`api.call`) and the root database handle, for transactions it opens itself. */
-export function createApi3Service(kernel: { call: Api['call']; db: Knex }): Api3Service {
+/**
+ * What the engine needs of the kernel: the pipeline (`api.call`), the root database handle (for
+ * transactions it opens itself), and an action's declared params schema.
+ */
+export interface Api3Pipeline {
+  call: Api['call'];
+  db: Knex;
+  paramsSchema(entity: string, action: string): object | undefined;
+}
+
+export function createApi3Service(kernel: Api3Pipeline): Api3Service {
   const service: Api3Service = {
     async call(input: Api3Request): Promise<unknown> {
-      // check_permissions off also lifts row access (the reference skips ACLs then too).
-      const req =
-        input.checkPermissions === false && !input.principal.attributes?.[TRUSTED]
-          ? {
-              ...input,
-              principal: { ...input.principal, attributes: { ...input.principal.attributes, [TRUSTED]: true } },
-            }
-          : input;
+      // A trusted call skips authorization and row access (the reference skips ACLs with check_permissions off).
+      const req = input;
       const entity = normaliseEntity(req.entity);
       const action = normaliseAction(req.action);
-      const { params, chains } = splitChains(req.params ?? {}, entity, action);
+      const split = splitChains(req.params ?? {}, entity, action);
+      const { chains } = split;
+      const params = withoutControlParams(kernel, entity, action, split.params);
       const forceRollback = truthy(optionOf(params, 'force_rollback'));
       const fmt = formatOptions(params);
       if (fmt.isSuccess || fmt.onlyId) {
@@ -116,7 +140,7 @@ export function createApi3Service(kernel: { call: Api['call']; db: Knex }): Api3
             principal: req.principal,
             scope: req.scope,
             db: req.db,
-            checkPermissions: req.checkPermissions,
+            trusted: req.trusted,
             rollback: forceRollback,
           });
           if (forceRollback) (req.scope.cradle.entities as EntityRegistry | undefined)?.invalidateOptions();
@@ -136,7 +160,7 @@ export function createApi3Service(kernel: { call: Api['call']; db: Knex }): Api3
             principal: req.principal,
             scope: req.scope,
             db: req.db,
-            checkPermissions: req.checkPermissions,
+            trusted: req.trusted,
           });
           await runChainsFor(result, entity, action, chains, req);
           return result;
@@ -153,7 +177,7 @@ export function createApi3Service(kernel: { call: Api['call']; db: Knex }): Api3
             principal: req.principal,
             scope: req.scope,
             db: trx,
-            checkPermissions: req.checkPermissions,
+            trusted: req.trusted,
           });
           await runChainsFor(result, entity, action, chains, { ...req, db: trx });
           if (forceRollback) {

@@ -2,17 +2,10 @@
  * The generic APIv4 actions, written once over entity metadata (entity `'*'`, version 4): get, create,
  * update, save, delete, replace, getFields, getActions, checkAccess; every one accepts `chain`.
  */
-import {
-  KernelError,
-  isKernelError,
-  type ActionContext,
-  type ActionRegistrar,
-  type Permission,
-  type Principal,
-} from '../../kernel';
-import type { CompiledEntity, EntityRegistry, FieldDef, SaveContext } from '../entity-core';
+import { KernelError, isKernelError, type ActionContext, type ActionRegistrar, type Permission } from '../../kernel';
+import type { CompiledEntity, EntityRegistry, EntityService, EntitySession, FieldDef } from '../entity-core';
 import { permissionFor } from '../entity-core';
-import { TRUSTED, type Condition, type EntityStore } from '../entity-core';
+import { type Condition } from '../entity-core';
 import {
   coerceWrite,
   equalities,
@@ -27,6 +20,7 @@ import {
   type WhereContext,
 } from './params';
 import type { Api4Result, Row } from './types';
+import { applyIndex, chainRefs, filterRows, optionId, pick, substitute, typed } from './rows';
 
 type Params = Record<string, unknown>;
 
@@ -136,8 +130,9 @@ export function v4Permission(registry: EntityRegistry, entity: string, action: s
   }
 }
 
-export function defineGenericActions(actions: ActionRegistrar, registry: EntityRegistry, store: EntityStore): void {
-  const g = new Generic(registry, store);
+export function defineGenericActions(actions: ActionRegistrar, service: EntityService): void {
+  const registry = service.registry;
+  const g = new Generic(registry, service);
   for (const action of ACTIONS) {
     actions.define({
       version: 4,
@@ -167,13 +162,27 @@ export function defineGenericActions(actions: ActionRegistrar, registry: EntityR
   }
 }
 
+/** Who reads: the principal, and whether the call is trusted (secrets readable). */
+type Reader = Pick<ActionContext, 'principal' | 'trusted'>;
+
 const ACL = () => new KernelError('E_FORBIDDEN', 'ACL check failed', { details: { acl: true } });
+
+/** APIv4's wording of the service's refusals. */
+const SAVE_ERRORS = {
+  mandatory: (fields: string[], e: CompiledEntity) =>
+    invalid(`Mandatory values missing from Api4 ${e.name}::create: ${fields.join(', ')}`, { fields }),
+  access: ACL,
+};
 
 class Generic {
   constructor(
     private registry: EntityRegistry,
-    private store: EntityStore,
+    private service: EntityService,
   ) {}
+
+  private session(ctx: ActionContext): EntitySession {
+    return { db: ctx.db, principal: ctx.principal, scope: ctx.scope, trusted: ctx.trusted };
+  }
 
   run(
     action: ActionName,
@@ -204,7 +213,7 @@ class Generic {
   }
 
   private wc(e: CompiledEntity, ctx: ActionContext): WhereContext {
-    return { registry: this.registry, entity: e, principal: ctx.principal, paths: [] };
+    return { registry: this.registry, entity: e, principal: ctx.principal, trusted: ctx.trusted, paths: [] };
   }
 
   /**
@@ -219,10 +228,7 @@ class Generic {
     params: Params = {},
   ): Condition[] {
     const conds = parseWhere(wc, where);
-    for (const l of e.lifecycle) {
-      const r = l.beforeGet?.(params, { principal: wc.principal });
-      if (r?.where?.length) conds.push(...r.where);
-    }
+    conds.push(...this.service.beforeGet(e, params, { principal: wc.principal, trusted: wc.trusted }).where);
     if (applyDefaults) {
       for (const f of v4Fields(e))
         if (f.getDefault !== undefined && !mentions(conds, f.name))
@@ -233,50 +239,47 @@ class Generic {
 
   /** Joining onto another entity needs `get` on it too (as APIv3's joins). */
   private async checkJoins(wc: WhereContext, ctx: ActionContext): Promise<void> {
-    const seen = new Set<string>([wc.entity.name]);
-    for (const r of wc.paths) {
-      for (const j of r.joined) {
-        if (seen.has(j.name)) continue;
-        seen.add(j.name);
-        if (ctx.principal.attributes?.[TRUSTED]) continue;
-        if (!(await ctx.scope.cradle.api.can(j.name, 'get', ctx.principal, { version: 4 }))) {
-          throw new KernelError('E_FORBIDDEN', `Authorization failed: cannot join onto ${j.name} in ${r.path}`, {
-            details: { acl: true },
-          });
-        }
-      }
-    }
+    await this.service.checkJoins(
+      this.session(ctx),
+      wc.entity,
+      wc.paths.map((r) => r.path),
+      4,
+      (entity, _prefix, path) =>
+        new KernelError('E_FORBIDDEN', `Authorization failed: cannot join onto ${entity} in ${path}`, {
+          details: { acl: true },
+        }),
+    );
   }
 
   /** A stored row as APIv4 shows it: JSON types, secrets only for those allowed. */
-  out(fieldsByPath: Map<string, FieldDef>, row: Row, principal: Principal): Row {
+  out(fieldsByPath: Map<string, FieldDef>, row: Row, ctx: Reader): Row {
     const rec: Row = {};
     for (const [path, v] of Object.entries(row)) {
       const f = fieldsByPath.get(path);
-      if (!f || !mayRead(f, principal)) continue;
+      if (!f || !mayRead(f, ctx.principal, ctx.trusted)) continue;
       rec[path] = typed(f, v);
     }
     return rec;
   }
 
-  private allFields(e: CompiledEntity, principal: Principal): Map<string, FieldDef> {
+  private allFields(e: CompiledEntity, ctx: Reader): Map<string, FieldDef> {
     return new Map(
       v4Fields(e)
-        .filter((f) => mayRead(f, principal))
+        .filter((f) => mayRead(f, ctx.principal, ctx.trusted))
         .map((f) => [f.name, f]),
     );
   }
 
   /** A written record as returned by create/update/save: secrets are never echoed, to anyone. */
   private async readById(e: CompiledEntity, id: number, ctx: ActionContext): Promise<Row> {
-    const fields = new Map([...this.allFields(e, ctx.principal)].filter(([, f]) => !f.secret));
-    const rows = await this.store.select(
+    const fields = new Map([...this.allFields(e, ctx)].filter(([, f]) => !f.secret));
+    const rows = await this.service.store.select(
       ctx.db,
       e,
       { where: [{ path: 'id', op: '=', value: id }], select: [...fields.keys()], limit: 1 },
       null,
     );
-    return this.out(fields, rows[0] ?? { id }, ctx.principal);
+    return this.out(fields, rows[0] ?? { id }, ctx);
   }
 
   // ---------------------------------------------------------------- get
@@ -288,19 +291,19 @@ class Generic {
     const rest = requested.filter((s) => s !== 'row_count');
     const fields = new Map<string, FieldDef>();
     if ((!rest.length && !rowCount) || rest.includes('*'))
-      for (const [k, f] of this.allFields(e, ctx.principal)) if (!f.secret) fields.set(k, f);
+      for (const [k, f] of this.allFields(e, ctx)) if (!f.secret) fields.set(k, f);
     for (const s of rest) {
       if (s === '*') continue;
       if (s.endsWith('.*')) {
         // `contact_id.*`: every readable field of the joined entity.
-        const base = resolvePath(this.registry, e, `${s.slice(0, -2)}.id`, ctx.principal);
+        const base = resolvePath(this.registry, e, `${s.slice(0, -2)}.id`, ctx.principal, { trusted: ctx.trusted });
         wc.paths.push(base);
         const target = base.joined[base.joined.length - 1];
         for (const f of v4Fields(target)) if (!f.secret) fields.set(`${s.slice(0, -2)}.${f.name}`, f);
         continue;
       }
-      const r = resolvePath(this.registry, e, s, ctx.principal, { secretLeaf: true });
-      if (!mayRead(r.field, ctx.principal)) continue; // secrets are omitted for callers lacking their permission
+      const r = resolvePath(this.registry, e, s, ctx.principal, { secretLeaf: true, trusted: ctx.trusted });
+      if (!mayRead(r.field, ctx.principal, ctx.trusted)) continue; // secrets are omitted for callers lacking their permission
       wc.paths.push(r);
       fields.set(s, r.field);
     }
@@ -312,7 +315,7 @@ class Generic {
       for (const ref of new Set(['id', ...chainRefs(p.chain)])) {
         if (fields.has(ref)) continue;
         try {
-          const r = resolvePath(this.registry, e, ref, ctx.principal);
+          const r = resolvePath(this.registry, e, ref, ctx.principal, { trusted: ctx.trusted });
           wc.paths.push(r);
           fields.set(ref, r.field);
         } catch {
@@ -323,23 +326,18 @@ class Generic {
     }
     let values: Row[] = [];
     if (fields.size) {
-      const raw = await this.store.select(
-        ctx.db,
-        e,
-        {
-          where,
-          select: [...fields.keys()],
-          sort,
-          limit: (p.limit as number) || undefined,
-          offset: (p.offset as number) || undefined,
-          joinAccess: true,
-        },
-        ctx.principal,
-      );
-      values = raw.map((r) => this.out(fields, r, ctx.principal));
+      const raw = await this.service.get(this.session(ctx), e, {
+        where,
+        select: [...fields.keys()],
+        sort,
+        limit: (p.limit as number) || undefined,
+        offset: (p.offset as number) || undefined,
+        joinAccess: true,
+      });
+      values = raw.map((r) => this.out(fields, r, ctx));
     }
     const countMatched = rowCount
-      ? await this.store.count(ctx.db, e, { where, joinAccess: true }, ctx.principal)
+      ? await this.service.count(this.session(ctx), e, { where, joinAccess: true })
       : undefined;
     return { values, countMatched };
   }
@@ -347,7 +345,7 @@ class Generic {
   // ---------------------------------------------------------------- writes
 
   /** Writable values by field name (unknown or read-only fields are the caller's mistake). */
-  private values(e: CompiledEntity, raw: unknown, principal: Principal, allowId = true): Row {
+  private values(e: CompiledEntity, raw: unknown, ctx: Reader, allowId = true): Row {
     if (raw === undefined || raw === null) return {};
     if (typeof raw !== 'object' || Array.isArray(raw)) throw invalid('values must be an object');
     const out: Row = {};
@@ -355,7 +353,8 @@ class Generic {
       if (v === undefined) continue;
       const f = v4Field(e, k);
       // A secret the caller may not read does not exist for them: it cannot be written either.
-      if (!f || !mayRead(f, principal)) throw invalid(`Invalid field '${k}' in values`, { error_field: k });
+      if (!f || !mayRead(f, ctx.principal, ctx.trusted))
+        throw invalid(`Invalid field '${k}' in values`, { error_field: k });
       if (f.name === 'id') {
         if (!allowId) continue;
         if (v === null) continue;
@@ -370,77 +369,14 @@ class Generic {
     return out;
   }
 
-  private saveCtx(ctx: ActionContext, params: Row, existing: Row | null): SaveContext {
-    const trusted: Principal = { ...ctx.principal, attributes: { ...ctx.principal.attributes, [TRUSTED]: true } };
-    return {
-      db: ctx.db,
-      principal: ctx.principal,
-      params,
-      existing,
-      // Lifecycle taps speak APIv3 (their params shape); they run trusted, in this transaction.
-      call: (entity, action, sub) =>
-        ctx.scope.cradle.api.call({
-          version: 3,
-          entity,
-          action,
-          params: sub,
-          principal: trusted,
-          scope: ctx.scope,
-          db: ctx.db,
-          checkPermissions: false,
-        }),
-    };
-  }
-
-  private async acl(e: CompiledEntity, op: 'edit' | 'delete' | 'create', row: Row, ctx: ActionContext): Promise<void> {
-    try {
-      await this.store.checkWrite(e, op, row, ctx.principal);
-    } catch (err) {
-      if (isKernelError(err) && err.code === 'E_FORBIDDEN') throw ACL();
-      throw err;
-    }
-  }
-
-  /** Creates (existing null) or updates one record; returns the stored row as APIv4 shows it. */
+  /** Creates (existing null) or updates one record through the service; returns the stored row as APIv4 shows it. */
   private async saveOne(e: CompiledEntity, input: Row, existing: Row | null, ctx: ActionContext): Promise<Row> {
-    let values: Row = { ...input };
-    delete values.id;
-    if (!existing)
-      for (const f of v4Fields(e))
-        if (values[f.name] === undefined && f.apiDefault !== undefined) values[f.name] = f.apiDefault;
-    const sc = this.saveCtx(ctx, input, existing);
-    for (const l of e.lifecycle) {
-      const v = await l.beforeSave?.(values, sc);
-      if (v) values = v;
-    }
-    // A JSON text field given as an object or list (and left so by the entity's taps) is stored as JSON.
-    for (const f of v4Fields(e))
-      if (!f.serialize && values[f.name] !== null && typeof values[f.name] === 'object')
-        values[f.name] = JSON.stringify(values[f.name]);
-    if (!existing) {
-      const missing = v4Fields(e)
-        .filter(
-          (f) => f.apiRequired && (values[f.name] === undefined || values[f.name] === null || values[f.name] === ''),
-        )
-        .map((f) => f.name);
-      if (missing.length)
-        throw invalid(`Mandatory values missing from Api4 ${e.name}::create: ${missing.join(', ')}`, {
-          fields: missing,
-        });
-    }
-    await this.acl(e, existing ? 'edit' : 'create', existing ?? values, ctx);
-    if (
-      existing &&
-      e.ownerField &&
-      values[e.ownerField] !== undefined &&
-      values[e.ownerField] !== existing[e.ownerField]
-    )
-      await this.acl(e, 'edit', values, ctx);
-    // The write's RETURNING gives the stored row for the afterSave hooks; the answer is read as APIv4 shows it.
-    const row = existing
-      ? (await this.store.updateRow(ctx.db, e, Number(existing.id), values))!
-      : await this.store.insertRow(ctx.db, e, values);
-    for (const l of e.lifecycle) await l.afterSave?.(row, sc);
+    const row = await this.service.save(this.session(ctx), e, input, {
+      existing,
+      params: input,
+      errors: SAVE_ERRORS,
+      reread: false,
+    });
     return this.readById(e, Number(row.id), ctx);
   }
 
@@ -454,17 +390,17 @@ class Generic {
     const wc = this.wc(e, ctx);
     const conds = [...extra, ...this.where(e, where, wc, false)];
     await this.checkJoins(wc, ctx);
-    const rows = await this.store.select(ctx.db, e, { where: conds, select: ['id'], joinAccess: true }, ctx.principal);
+    const rows = await this.service.get(this.session(ctx), e, { where: conds, select: ['id'], joinAccess: true });
     return rows.map((r) => Number(r.id));
   }
 
   async create(e: CompiledEntity, p: Params, ctx: ActionContext) {
-    const values = this.values(e, p.values, ctx.principal, false);
+    const values = this.values(e, p.values, ctx, false);
     return { values: [await this.saveOne(e, values, null, ctx)] };
   }
 
   async update(e: CompiledEntity, p: Params, ctx: ActionContext) {
-    const values = this.values(e, p.values, ctx.principal);
+    const values = this.values(e, p.values, ctx);
     const hasWhere = Array.isArray(p.where) && p.where.length > 0;
     if (!hasWhere && values.id === undefined)
       throw invalid('Parameter "where" is required unless values include an id', { error_field: 'where' });
@@ -472,26 +408,27 @@ class Generic {
     const ids = await this.matching(e, p.where, ctx, extra);
     delete values.id;
     const out: Row[] = [];
-    for (const id of ids) out.push(await this.saveOne(e, values, (await this.store.byId(ctx.db, e, id))!, ctx));
+    for (const id of ids)
+      out.push(await this.saveOne(e, values, (await this.service.byId(this.session(ctx), e, id))!, ctx));
     return { values: out };
   }
 
   async save(e: CompiledEntity, p: Params, ctx: ActionContext) {
     const records = (p.records as Row[] | undefined) ?? [];
-    const defaults = this.values(e, p.defaults ?? {}, ctx.principal, false);
+    const defaults = this.values(e, p.defaults ?? {}, ctx, false);
     const match = (p.match as string[] | undefined) ?? [];
     for (const m of match) if (!v4Field(e, m)) throw invalid(`Invalid field '${m}' in match`, { error_field: m });
     const out: Row[] = [];
     for (const [i, rec] of records.entries()) {
-      const values = { ...defaults, ...this.values(e, rec, ctx.principal) };
+      const values = { ...defaults, ...this.values(e, rec, ctx) };
       let existing: Row | null = null;
       if (values.id !== undefined) {
         const seen = await this.matching(e, undefined, ctx, [{ path: 'id', op: '=', value: values.id }]);
         if (!seen.length) {
-          if (await this.store.byId(ctx.db, e, values.id as number)) throw ACL();
+          if (await this.service.byId(this.session(ctx), e, values.id as number)) throw ACL();
           throw invalid(`records[${i}]: ${e.name} id ${String(values.id)} not found`, { error_field: 'id' });
         }
-        existing = await this.store.byId(ctx.db, e, values.id as number);
+        existing = await this.service.byId(this.session(ctx), e, values.id as number);
       } else if (match.length && match.every((m) => m in values)) {
         const conds: Condition[] = match.map((m) =>
           values[m] === null ? { path: m, op: 'IS NULL' } : { path: m, op: '=', value: values[m] },
@@ -501,7 +438,7 @@ class Generic {
           throw invalid(`records[${i}]: match criteria found ${ids.length} ${e.name} records`, {
             error_field: 'match',
           });
-        if (ids.length) existing = await this.store.byId(ctx.db, e, ids[0]);
+        if (ids.length) existing = await this.service.byId(this.session(ctx), e, ids[0]);
       }
       out.push(await this.saveOne(e, values, existing, ctx));
     }
@@ -521,11 +458,8 @@ class Generic {
   }
 
   private async deleteOne(e: CompiledEntity, id: number, ctx: ActionContext): Promise<void> {
-    const row = (await this.store.byId(ctx.db, e, id))!;
-    await this.acl(e, 'delete', row, ctx);
-    const sc = this.saveCtx(ctx, { id }, row);
-    for (const l of e.lifecycle) if ((await l.beforeDelete?.(row, sc)) === 'handled') return;
-    await this.store.remove(ctx.db, e, id);
+    const row = (await this.service.byId(this.session(ctx), e, id))!;
+    await this.service.delete(this.session(ctx), e, row, { params: { id }, errors: SAVE_ERRORS });
   }
 
   async replace(e: CompiledEntity, p: Params, ctx: ActionContext) {
@@ -549,7 +483,7 @@ class Generic {
     const loadOptions = p.loadOptions;
     const out: Row[] = [];
     for (const f of v4Fields(e)) {
-      if (!mayRead(f, ctx.principal)) continue;
+      if (!mayRead(f, ctx.principal, ctx.trusted)) continue;
       const spec: Row = {
         name: f.name,
         title: f.title,
@@ -608,7 +542,7 @@ class Generic {
     const api = ctx.scope.cradle.api;
     let access = await api.can(e.name, action, ctx.principal, { version: 4, params: { values: p.values ?? {} } });
     const values = (p.values ?? {}) as Row;
-    if (access && e.ownerField && !ctx.principal.attributes?.[TRUSTED]) {
+    if (access && e.ownerField && !this.service.isTrusted(this.session(ctx))) {
       const a = action.toLowerCase();
       const op =
         a === 'delete'
@@ -621,20 +555,18 @@ class Generic {
                 ? 'view'
                 : undefined;
       try {
-        if (op === 'create') await this.store.checkWrite(e, 'create', values, ctx.principal);
+        if (op === 'create') await this.service.checkWrite(this.session(ctx), e, 'create', values);
         else if (op && values.id !== undefined) {
           const id = Number(values.id);
           const visible = Number.isSafeInteger(id)
-            ? await this.store.select(
-                ctx.db,
-                e,
-                { where: [{ path: 'id', op: '=', value: id }], select: ['id'] },
-                ctx.principal,
-              )
+            ? await this.service.get(this.session(ctx), e, {
+                where: [{ path: 'id', op: '=', value: id }],
+                select: ['id'],
+              })
             : [];
-          const row = visible.length ? await this.store.byId(ctx.db, e, id) : null;
+          const row = visible.length ? await this.service.byId(this.session(ctx), e, id) : null;
           if (!row) access = false;
-          else if (op !== 'view') await this.store.checkWrite(e, op, row, ctx.principal);
+          else if (op !== 'view') await this.service.checkWrite(this.session(ctx), e, op, row);
         }
       } catch (err) {
         if (!isKernelError(err) || err.code !== 'E_FORBIDDEN') throw err;
@@ -671,128 +603,4 @@ class Generic {
       }
     }
   }
-}
-
-/** `select` over metadata rows (getFields, getActions): only the named properties. */
-function pick(rows: Row[], select: unknown): Row[] {
-  const keys = Array.isArray(select) ? (select as string[]) : [];
-  if (!keys.length) return rows;
-  return rows.map((r) =>
-    Object.fromEntries(keys.filter((k) => Object.prototype.hasOwnProperty.call(r, k)).map((k) => [k, r[k]])),
-  );
-}
-
-/** `where` over metadata rows, in memory: `=`, `!=`, `<>`, `IN`, `NOT IN`, `LIKE`, `IS NULL`, `IS NOT NULL`, and groups. */
-function filterRows(rows: Row[], where: unknown): Row[] {
-  if (where === undefined || where === null) return rows;
-  if (!Array.isArray(where)) throw invalid('Parameter "where" must be a list of clauses');
-  const test = (r: Row, clause: unknown, depth: number): boolean => {
-    if (depth > 16) throw invalid('Where clauses nested too deep');
-    if (!Array.isArray(clause) || typeof clause[0] !== 'string')
-      throw invalid(`Invalid where clause ${JSON.stringify(clause)?.slice(0, 100)}`);
-    const [head, op, value] = clause as [string, unknown, unknown];
-    if (head === 'OR' || head === 'AND' || head === 'NOT') {
-      if (!Array.isArray(op)) throw invalid(`${head} group needs a list of clauses`);
-      const results = op.map((c) => test(r, c, depth + 1));
-      return head === 'OR' ? results.some(Boolean) : head === 'AND' ? results.every(Boolean) : !results.every(Boolean);
-    }
-    const v = Object.prototype.hasOwnProperty.call(r, head) ? r[head] : null;
-    const o = typeof op === 'string' ? op.toUpperCase() : '';
-    switch (o) {
-      case '=':
-        return v === value || (v !== null && value !== null && String(v) === String(value));
-      case '!=':
-      case '<>':
-        return !(v === value || (v !== null && value !== null && String(v) === String(value)));
-      case 'IN':
-      case 'NOT IN': {
-        if (!Array.isArray(value)) throw invalid(`Operator ${o} needs a list`);
-        const hit = value.some((x) => String(x) === String(v));
-        return o === 'IN' ? hit : !hit;
-      }
-      case 'LIKE': {
-        if (typeof value !== 'string') throw invalid('Operator LIKE needs a string');
-        const re = new RegExp(
-          `^${value
-            .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-            .replace(/%/g, '.*')
-            .replace(/_/g, '.')}$`,
-          'is',
-        );
-        return v !== null && re.test(String(v));
-      }
-      case 'IS NULL':
-        return v === null || v === undefined;
-      case 'IS NOT NULL':
-        return v !== null && v !== undefined;
-      default:
-        throw invalid(`Illegal operator ${JSON.stringify(op)} for ${head}`);
-    }
-  };
-  return rows.filter((r) => where.every((c) => test(r, c, 0)));
-}
-
-/** Option ids are typed like their field (APIv4 returns integer ids for Int fields). */
-function optionId(f: FieldDef, value: string): unknown {
-  return f.type === 'Int' && /^-?\d+$/.test(value) ? Number(value) : value;
-}
-
-/** A stored value in APIv4's JSON types. */
-export function typed(f: FieldDef, v: unknown): unknown {
-  if (v === null || v === undefined) return null;
-  if (f.serialize) return Array.isArray(v) ? v : [v];
-  switch (f.type) {
-    case 'Boolean':
-      return v === true || v === 1 || v === '1' || v === 't';
-    case 'Int':
-      return typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v;
-    case 'Float':
-    case 'Money':
-      return typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v;
-    default:
-      return v;
-  }
-}
-
-/** The `$field` references in a chain's params (not in nested chains, which refer to their own rows). */
-function chainRefs(chain: unknown): string[] {
-  const out: string[] = [];
-  const walk = (v: unknown) => {
-    if (typeof v === 'string' && /^\$[A-Za-z_][\w.]*$/.test(v)) out.push(v.slice(1));
-    else if (Array.isArray(v)) v.forEach(walk);
-    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v as Row)) if (k !== 'chain') walk(x);
-  };
-  if (chain && typeof chain === 'object')
-    for (const spec of Object.values(chain as Row)) if (Array.isArray(spec)) walk(spec[2]);
-  return out;
-}
-
-/** `$id`, `$contact_id`, `$contact_id.display_name`: values of the parent row. */
-function substitute(v: unknown, row: Row): unknown {
-  if (typeof v === 'string' && /^\$[A-Za-z_][\w.]*$/.test(v)) {
-    const key = v.slice(1);
-    if (key in row) return row[key];
-    let cur: unknown = row;
-    for (const part of key.split('.')) {
-      if (!cur || typeof cur !== 'object') return v;
-      cur = (cur as Row)[part];
-    }
-    return cur === undefined ? v : cur;
-  }
-  if (Array.isArray(v)) return v.map((x) => substitute(x, row));
-  if (v && typeof v === 'object')
-    return Object.fromEntries(Object.entries(v as Row).map(([k, x]) => [k, k === 'chain' ? x : substitute(x, row)]));
-  return v;
-}
-
-/** `index`: a field name keys the values by it; an integer picks one row (null when absent). */
-export function applyIndex(values: Row[], index: unknown): unknown {
-  if (index === undefined || index === null || index === '') return values;
-  if (typeof index === 'number' || (typeof index === 'string' && /^\d+$/.test(index)))
-    return values[Number(index)] ?? null;
-  if (typeof index !== 'string') throw invalid('index must be a field name or an integer');
-  // No prototype: a stored value `__proto__` is just a key.
-  const out: Row = Object.create(null);
-  for (const r of values) out[String(r[index])] = r;
-  return out;
 }

@@ -5,7 +5,7 @@
  */
 import { KernelError, type Principal } from '../../kernel';
 import type { CompiledEntity, EntityRegistry, FieldDef } from '../entity-core';
-import { MAX_CONDITION_DEPTH, MAX_JOINS, TRUSTED, V4_OPERATORS, type Condition, type Operator } from '../entity-core';
+import { MAX_CONDITION_DEPTH, MAX_JOINS, V4_OPERATORS, type Condition, type Operator } from '../entity-core';
 
 export const MAX_PATH_JOINS = MAX_JOINS;
 
@@ -23,14 +23,9 @@ export function v4Field(e: CompiledEntity, name: string): FieldDef | undefined {
   return f && !f.related && !f.labelOf && !f.via ? f : undefined;
 }
 
-/** May this principal read this (possibly secret) field? Trusted calls (checkPermissions off) may. */
-export function mayRead(f: FieldDef, principal: Principal): boolean {
-  return (
-    !f.secret ||
-    !!principal.attributes?.[TRUSTED] ||
-    principal.permissions.has('*') ||
-    f.secret.some((p) => principal.permissions.has(p))
-  );
+/** May this principal read this (possibly secret) field? Trusted calls may. */
+export function mayRead(f: FieldDef, principal: Principal, trusted = false): boolean {
+  return !f.secret || trusted || principal.permissions.has('*') || f.secret.some((p) => principal.permissions.has(p));
 }
 
 export interface ResolvedPath {
@@ -46,7 +41,7 @@ export function resolvePath(
   e: CompiledEntity,
   path: unknown,
   principal: Principal,
-  opts: { secretLeaf?: boolean } = {},
+  opts: { secretLeaf?: boolean; trusted?: boolean } = {},
 ): ResolvedPath {
   if (typeof path !== 'string' || !path)
     throw invalid(`Invalid field ${JSON.stringify(path)}`, { error_field: String(path) });
@@ -58,13 +53,14 @@ export function resolvePath(
   for (let i = 0; i < parts.length - 1; i++) {
     const f = v4Field(cur, parts[i]);
     const target = f?.fk ? registry.find(f.fk) : undefined;
-    if (!f || !target || !mayRead(f, principal)) throw invalid(`Invalid field '${path}'`, { error_field: path });
+    if (!f || !target || !mayRead(f, principal, opts.trusted))
+      throw invalid(`Invalid field '${path}'`, { error_field: path });
     joined.push(target);
     cur = target;
   }
   const field = v4Field(cur, parts[parts.length - 1]);
   // A secret leaf is allowed only where the caller then omits it (get's select); elsewhere it does not exist.
-  if (!field || (!opts.secretLeaf && !mayRead(field, principal)))
+  if (!field || (!opts.secretLeaf && !mayRead(field, principal, opts.trusted)))
     throw invalid(`Invalid field '${path}'`, { error_field: path });
   return { path, field, joined };
 }
@@ -137,6 +133,8 @@ export interface WhereContext {
   registry: EntityRegistry;
   entity: CompiledEntity;
   principal: Principal;
+  /** A trusted call (secrets readable, no row access). */
+  trusted?: boolean;
   /** Every resolved path (for join permission checks). */
   paths: ResolvedPath[];
 }
@@ -173,7 +171,7 @@ function parseClause(wc: WhereContext, clause: unknown, depth: number): Conditio
     throw invalid(`Illegal operator ${JSON.stringify(clause[1])} for ${head}; use one of ${V4_OPERATORS.join(', ')}`, {
       error_field: head,
     });
-  const r = resolvePath(wc.registry, wc.entity, head, wc.principal);
+  const r = resolvePath(wc.registry, wc.entity, head, wc.principal, { trusted: wc.trusted });
   wc.paths.push(r);
   const f = r.field;
   const what = `where ${head}`;
@@ -235,7 +233,7 @@ export function parseOrderBy(wc: WhereContext, orderBy: unknown): Array<{ path: 
     const d = typeof dir === 'string' ? dir.toUpperCase() : '';
     if (d !== 'ASC' && d !== 'DESC')
       throw invalid(`Invalid sort direction ${JSON.stringify(dir)} for ${path}`, { error_field: path });
-    wc.paths.push(resolvePath(wc.registry, wc.entity, path, wc.principal));
+    wc.paths.push(resolvePath(wc.registry, wc.entity, path, wc.principal, { trusted: wc.trusted }));
     return { path, dir: d };
   });
 }

@@ -1,17 +1,11 @@
 import { definePlugin } from '../../kernel';
 import { cliCommands } from '../../host';
-import { apiCliCommand } from '../entity-core';
-import type { EntityRegistry } from '../entity-core';
-import type { EntityStore } from '../entity-core';
+import { apiCliCommand, type EntityService } from '../entity-core';
 import { defineGenericActions } from './generic';
 import { createApi4Service } from './service';
 
 export default definePlugin(({ services, actions, hooks }) => {
   hooks.tap(cliCommands, () => apiCliCommand(4, 'api4'));
   services.singleton('api4', (c) => createApi4Service(c.api));
-  defineGenericActions(
-    actions,
-    services.resolve<EntityRegistry>('entities'),
-    services.resolve<EntityStore>('entityStore'),
-  );
+  defineGenericActions(actions, services.resolve<EntityService>('entityService'));
 });

@@ -4,19 +4,16 @@
  * an entity-level refusal (`Authorization failed: CRM APIv4 (<Entity>::<action>)`).
  */
 import { KernelError, isKernelError, type Api } from '../../kernel';
-import { TRUSTED } from '../entity-core';
 import type { Api4Request, Api4Result, Api4Service } from './types';
 
 export function createApi4Service(kernel: { call: Api['call'] }): Api4Service {
   return {
     async call(input: Api4Request): Promise<Api4Result> {
       const params = { ...(input.params ?? {}) };
-      const check = input.checkPermissions ?? params.checkPermissions !== false;
-      params.checkPermissions = check;
-      const principal =
-        !check && !input.principal.attributes?.[TRUSTED]
-          ? { ...input.principal, attributes: { ...input.principal.attributes, [TRUSTED]: true } }
-          : input.principal;
+      // The wire's `checkPermissions: false` (in-process only; rest-api4 forces it on) is the trust flag.
+      const trusted = input.trusted ?? params.checkPermissions === false;
+      params.checkPermissions = !trusted;
+      const principal = input.principal;
       try {
         const r = await kernel.call({
           version: 4,
@@ -26,7 +23,7 @@ export function createApi4Service(kernel: { call: Api['call'] }): Api4Service {
           principal,
           scope: input.scope,
           db: input.db,
-          checkPermissions: check,
+          trusted,
         });
         return asResult(r, input.entity, input.action);
       } catch (err) {

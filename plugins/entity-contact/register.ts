@@ -49,23 +49,15 @@ export default definePlugin(({ services }) => {
 
   /** `current_employer` (a name): finds or creates the organisation (§4.1). */
   async function employerId(name: string, given: unknown, sc: SaveContext): Promise<number> {
-    const res = (await sc.call('Contact', 'get', {
-      contact_type: 'Organization',
-      organization_name: name,
-      return: 'id',
-      sequential: 1,
-      options: { limit: 2 },
-    })) as { values: Row[] };
-    if (res.values.length > 1) throw invalid('Found more than one Organisation with same Name.');
-    const id = res.values.length
-      ? Number(res.values[0].id)
-      : Number(
-          (
-            (await sc.call('Contact', 'create', { contact_type: 'Organization', organization_name: name })) as {
-              id: number;
-            }
-          ).id,
-        );
+    const found = await sc.entities.get('Contact', {
+      where: { contact_type: 'Organization', organization_name: name },
+      select: ['id'],
+      limit: 2,
+    });
+    if (found.length > 1) throw invalid('Found more than one Organisation with same Name.');
+    const id = found.length
+      ? Number(found[0].id)
+      : Number((await sc.entities.save('Contact', { contact_type: 'Organization', organization_name: name })).id);
     if (has(given) && Number(given) !== id) throw invalid('Employer name and Employer id Mismatch');
     return id;
   }
@@ -122,13 +114,11 @@ export default definePlugin(({ services }) => {
       const type = (values.contact_type ?? ex?.contact_type) as string;
       const subs = (values.contact_sub_type ?? null) as string[] | null;
       if (Array.isArray(subs) && subs.length) {
-        const res = (await sc.call('OptionValue', 'get', {
-          option_group_id: 'contact_sub_type',
-          sequential: 1,
-          options: { limit: 0 },
-          return: ['name', 'grouping'],
-        })) as { values: Row[] };
-        const parent = new Map(res.values.map((r) => [String(r.name), String(r.grouping ?? '')]));
+        const subTypes = await sc.entities.get('OptionValue', {
+          where: { 'option_group_id.name': 'contact_sub_type' },
+          select: ['name', 'grouping'],
+        });
+        const parent = new Map(subTypes.map((r) => [String(r.name), String(r.grouping ?? '')]));
         const bad = subs.find((s) => parent.get(s) !== type);
         if (bad) throw invalid(`Invalid or Mismatched Contact Subtype: ${bad}`);
       }
@@ -184,7 +174,7 @@ export default definePlugin(({ services }) => {
 
     async afterSave(row, sc) {
       if (!sc.existing && typeof sc.params.email === 'string' && sc.params.email.trim()) {
-        await sc.call('Email', 'create', { contact_id: row.id, email: sc.params.email.trim(), is_primary: 1 });
+        await sc.entities.save('Email', { contact_id: row.id, email: sc.params.email.trim(), is_primary: 1 });
       }
     },
 
@@ -224,10 +214,8 @@ export default definePlugin(({ services }) => {
       async beforeSave(values: Row, sc: SaveContext) {
         opts.normalise?.(values);
         if (!sc.existing && opts.locationDefault && !has(values.location_type_id)) {
-          const res = (await sc.call('LocationType', 'get', { is_default: 1, return: 'id', sequential: 1 })) as {
-            values: Row[];
-          };
-          values.location_type_id = res.values.length ? Number(res.values[0].id) : 1;
+          const defaults = await sc.entities.get('LocationType', { where: { is_default: 1 }, select: ['id'] });
+          values.location_type_id = defaults.length ? Number(defaults[0].id) : 1;
         }
         if (!opts.primary) return values;
         const contactId = values.contact_id ?? sc.existing?.contact_id;

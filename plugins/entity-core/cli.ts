@@ -4,16 +4,14 @@
  */
 import { ANONYMOUS, KernelError, type Principal } from '../../kernel';
 import { type CliCommand, type CliContext } from '../../host';
-import { TRUSTED } from './store';
 import type { EngineRequest } from './types';
 
-/** The CLI's caller: holds every permission; the engines skip row access for trusted calls. */
+/** The CLI's caller: holds every permission; its calls are trusted (no authorization, no row access). */
 export const CLI_PRINCIPAL: Principal = Object.freeze({
   ...ANONYMOUS,
   via: 'cli',
   flow: 'cli',
   permissions: new Set(['*']),
-  attributes: { [TRUSTED]: true },
 });
 
 export function apiCliCommand(version: 3 | 4, service: string): CliCommand {
@@ -44,7 +42,7 @@ export function apiCliCommand(version: 3 | 4, service: string): CliCommand {
           params,
           principal: CLI_PRINCIPAL,
           scope,
-          checkPermissions: false,
+          trusted: true,
         });
         return JSON.stringify(result, null, 2);
       } finally {

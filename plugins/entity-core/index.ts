@@ -10,7 +10,6 @@ export { introspectSchema, comparableSnapshot, comparableSql } from './introspec
 export { loadEntityFiles, entityFile, type EntityProvider } from './metadata';
 export {
   EntityStore,
-  TRUSTED,
   MAX_CONDITION_DEPTH,
   MAX_JOINS,
   OPERATORS,
@@ -23,3 +22,5 @@ export {
   type Query,
 } from './store';
 export { apiCliCommand, CLI_PRINCIPAL } from './cli';
+export { EntityService, type EntitySession, type SaveErrors, type SaveOptions } from './service';
+export type { Entities, EntityQuery } from './entities';

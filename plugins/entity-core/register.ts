@@ -5,13 +5,16 @@ import { ChangeBus } from './change-bus';
 import { EntityRegistry } from './registry';
 import { EntityStore } from './store';
 import { loadEntityFiles } from './metadata';
+import { EntityService } from './service';
 
 export default definePlugin(async ({ services, serviceConfig, log, onReady, onClose, runHook, plugins }) => {
   const registry = new EntityRegistry();
   // Entities declared as metadata files are defined before their plugins register (entity-core boots first).
   for (const plugin of plugins) for (const def of await loadEntityFiles(plugin)) registry.define(def);
   services.value('entities', registry);
-  services.value('entityStore', new EntityStore(registry, (q) => runHook(entityAccess, q)));
+  const store = new EntityStore(registry, (q) => runHook(entityAccess, q));
+  services.value('entityStore', store);
+  services.value('entityService', new EntityService(registry, store));
   const { url, schema } = serviceConfig.database;
   // One channel per schema, so tenants (and test runs) sharing a server do not hear each other.
   const bus = new ChangeBus(`crm_changes_${schema ?? 'public'}`, log);

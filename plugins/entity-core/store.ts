@@ -29,8 +29,6 @@ export const OPERATORS = [
 export const V4_OPERATORS = [...OPERATORS, 'IS EMPTY', 'IS NOT EMPTY', 'CONTAINS', 'NOT CONTAINS'] as const;
 export type Operator = (typeof V4_OPERATORS)[number];
 export const MAX_JOINS = 4;
-/** Principal attribute set on trusted in-process calls (check_permissions off): row access is not applied. */
-export const TRUSTED = 'entity-core.trusted';
 
 export interface Filter {
   /** Field name, or a dotted FK path (`contact_id.display_name`). */
@@ -248,7 +246,7 @@ export class EntityStore {
     operation: 'view' | 'edit' | 'delete' | 'create',
     principal: Principal,
   ): Promise<RowAccess> {
-    if (!entity.ownerField || principal.attributes?.[TRUSTED]) return 'all';
+    if (!entity.ownerField) return 'all';
     return (await this.access({ entity: entity.name, operation, principal })) ?? 'all';
   }
 

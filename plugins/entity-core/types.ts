@@ -80,8 +80,8 @@ export interface SaveContext {
   params: Record<string, unknown>;
   /** The stored row before an update (column names), or null on create. */
   existing: Record<string, unknown> | null;
-  /** Runs another APIv3 call in the same transaction (trusted: no permission check). */
-  call(entity: string, action: string, params: Record<string, unknown>): Promise<unknown>;
+  /** The other entities through the entity service: same transaction, trusted (no row access, no join checks). */
+  entities: import('./entities').Entities;
 }
 
 export interface EntityLifecycle {
@@ -91,6 +91,8 @@ export interface EntityLifecycle {
     ctx: SaveContext,
   ): Promise<Record<string, unknown> | void> | Record<string, unknown> | void;
   afterSave?(row: Record<string, unknown>, ctx: SaveContext): Promise<void> | void;
+  /** Runs after a delete (also one a beforeDelete tap handled itself); the row as it was. */
+  afterDelete?(row: Record<string, unknown>, ctx: SaveContext): Promise<void> | void;
   /** May throw to refuse; may return 'handled' when it did the delete itself (e.g. trash). */
   beforeDelete?(row: Record<string, unknown>, ctx: SaveContext): Promise<'handled' | void> | 'handled' | void;
   /**
@@ -99,7 +101,7 @@ export interface EntityLifecycle {
    */
   beforeGet?(
     params: Record<string, unknown>,
-    ctx: { principal: Principal },
+    ctx: { principal: Principal; trusted?: boolean },
   ): { params?: Record<string, unknown>; where?: import('./store').Condition[] } | void;
 }
 
@@ -140,6 +142,6 @@ export interface EngineRequest {
   scope: AwilixContainer<Cradle>;
   /** The ambient transaction (in-process calls from a handler). */
   db?: Knex;
-  /** false skips authorization and row access (trusted in-process code only); default true. */
-  checkPermissions?: boolean;
+  /** Trusted in-process code: no authorization, no row access (the one trust flag); the principal stays who it is. */
+  trusted?: boolean;
 }

@@ -7,7 +7,7 @@ import type { ActionContext, ActionRegistrar, Permission, Principal } from '../.
 import { KernelError } from '../../kernel';
 import { P, type Storage } from './permissions';
 import type { ProviderRegistry } from './providers';
-import { api3ContactCreator, newStateId, OAuthStore, SESSION_ATTR, type Row, type Selector } from './store';
+import { contactCreator, newStateId, OAuthStore, SESSION_ATTR, type Row, type Selector } from './store';
 import type { OAuthTokens } from './tokens';
 import type { ProviderRecord } from './types';
 
@@ -142,7 +142,7 @@ export function defineOAuthActions(actions: ActionRegistrar, deps: Deps): void {
         const row = await s.saveToken(ctx.db, storage, record, {
           callerContactId: ctx.principal.contactId,
           sessionHash,
-          createContact: api3ContactCreator(ctx.scope, ctx.db),
+          createContact: contactCreator(ctx.scope, ctx.db),
         });
         return [s.tokenResult(storage, row, ctx.principal)];
       },
@@ -210,9 +210,9 @@ export async function refreshTokens(
   s: OAuthStore,
   storage: Storage,
   params: Row,
-  ctx: Pick<ActionContext, 'db' | 'principal'>,
+  ctx: Pick<ActionContext, 'db' | 'principal' | 'trusted'>,
 ): Promise<Row[]> {
-  const rows = await s.selectTokens(ctx.db, storage, selector(params), ctx.principal);
+  const rows = await s.selectTokens(ctx.db, storage, selector(params), ctx.principal, ctx.trusted);
   const out: Row[] = [];
   let firstError: unknown;
   for (const r of rows) {

@@ -4,7 +4,6 @@ import { definePlugin, KernelError, type HookBus } from '../../kernel';
 import { cliCommands, httpRoutes, type CliContext } from '../../host';
 import { entityAccess, type ChangeBus, type EntityRegistry } from '../entity-core';
 import type { EntityStore } from '../entity-core';
-import { TRUSTED } from '../entity-core';
 import { permissionsCatalogue } from '../users';
 import { contactTokenAccess } from './access';
 import { defineOAuthActions } from './actions';
@@ -113,8 +112,8 @@ export default definePlugin<OAuthClientOptions>((ctx) => {
   });
   entities.extend('OAuthContactToken', {
     // Through the permissioned API, tokens without a contact are invisible (reference §6.3).
-    beforeGet(_params, { principal }) {
-      if (principal.attributes?.[TRUSTED]) return;
+    beforeGet(_params, { trusted }) {
+      if (trusted) return;
       return { where: [{ path: 'contact_id', op: 'IS NOT NULL' }] };
     },
     // Tag → contact rules (§6.3) on every create that does not name the contact.
@@ -122,15 +121,15 @@ export default definePlugin<OAuthClientOptions>((ctx) => {
       if (sc.existing || values.contact_id !== undefined) return values;
       const contactId = await store().contactFromTag(sc.db, values as never, {
         callerContactId: sc.principal.contactId,
-        createContact: async (params) => Number(((await sc.call('Contact', 'create', params)) as { id: number }).id),
+        createContact: async (params) => Number((await sc.entities.save('Contact', params)).id),
       });
       return { ...values, contact_id: contactId };
     },
   });
   entities.extend('OAuthSessionToken', {
     // Only the caller's own session's tokens, and new ones go to the caller's session.
-    beforeGet(_params, { principal }) {
-      if (principal.attributes?.[TRUSTED]) return;
+    beforeGet(_params, { principal, trusted }) {
+      if (trusted) return;
       return { where: [{ path: 'session_hash', op: '=', value: sessionOf(principal) ?? '-' }] };
     },
     beforeSave(values, sc) {

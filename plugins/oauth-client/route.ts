@@ -14,7 +14,7 @@ import type { IdentityStore } from '../users';
 import { P } from './permissions';
 import { mailSetup } from './mail';
 import type { OAuthStore, Row } from './store';
-import { api3ContactCreator } from './store';
+import { contactCreator } from './store';
 import type { OAuthTokens } from './tokens';
 import { RETURN_PATH } from './tokens';
 
@@ -127,7 +127,7 @@ export function oauthRoutes(resolve: <T>(name: string) => T): RouteDefinition[] 
             const row = await s.saveToken(trx, state.storage, record, {
               callerContactId: session ? session.contactId : state.contactId,
               sessionHash: session?.idHash ?? null,
-              createContact: api3ContactCreator(scope, trx),
+              createContact: contactCreator(scope, trx),
             });
             const mailId = await mailSetup(trx, s, state.storage, row);
             if (cookie && stateId)

@@ -8,8 +8,8 @@ import type { AwilixContainer } from 'awilix';
 import type { Knex } from 'knex';
 import type { Logger } from '../../kernel';
 import { holds, isKernelError, KernelError, type Cradle, type Principal } from '../../kernel';
-import type { CompiledEntity, EntityRegistry } from '../entity-core';
-import { OPERATORS, TRUSTED, type Condition, type EntityStore, type Filter } from '../entity-core';
+import type { CompiledEntity, EntityRegistry, EntityService } from '../entity-core';
+import { OPERATORS, type Condition, type EntityStore, type Filter } from '../entity-core';
 import { P, STORAGES, type Storage } from './permissions';
 import type { ProviderRegistry } from './providers';
 import { evaluateContactTemplate } from './templates';
@@ -57,7 +57,7 @@ const trusted = (p?: Principal): Principal => ({
   userId: p?.userId ?? null,
   via: 'system',
   permissions: new Set(['*']),
-  attributes: { [TRUSTED]: true },
+  attributes: {},
 });
 
 export interface OAuthStoreOptions {
@@ -78,24 +78,27 @@ export interface SaveTokenContext {
   sessionHash?: string | null;
   /** Explicit contact (skips the tag rules). */
   contactId?: number | null;
-  /** Creates a contact from APIv3 Contact.create params (trusted, in the caller's transaction); returns its id. */
+  /** Creates a contact from Contact params with chained `api.<Entity>.create` (trusted, the caller's transaction); returns its id. */
   createContact(params: Row): Promise<number>;
 }
 
-/** `createContact` through the api3 service in-process (permission checks off, the caller's transaction). */
-export function api3ContactCreator(scope: AwilixContainer<Cradle>, db: Knex): (params: Row) => Promise<number> {
+/**
+ * `createContact` through the entity service (trusted, the caller's transaction): the Contact from the params,
+ * then each chained `api.<Entity>.create` (the template's Email, Phone…) with the new contact's id.
+ */
+export function contactCreator(scope: AwilixContainer<Cradle>, db: Knex): (params: Row) => Promise<number> {
   return async (params) => {
-    const api3 = scope.cradle.api3 as import('../api3').Api3Service;
-    const res = (await api3.call({
-      entity: 'Contact',
-      action: 'create',
-      params,
-      principal: trusted(),
-      scope,
-      db,
-      checkPermissions: false,
-    })) as { id: number };
-    return Number(res.id);
+    const entities = (scope.cradle.entityService as EntityService).bind({ db, principal: trusted(), trusted: true });
+    const values: Row = {};
+    const chained: Array<[string, Row]> = [];
+    for (const [key, value] of Object.entries(params)) {
+      const chain = /^api\.([A-Za-z]+)\.create$/i.exec(key);
+      if (!chain) values[key] = value;
+      else if (isObj(value)) chained.push([chain[1], value]);
+    }
+    const contactId = Number((await entities.save('Contact', values)).id);
+    for (const [entity, chainValues] of chained) await entities.save(entity, { ...chainValues, contact_id: contactId });
+    return contactId;
   };
 }
 
@@ -340,16 +343,21 @@ export class OAuthStore {
   }
 
   /** The rows a principal may see (contact tokens: row rules; session tokens: the caller's session). */
-  async selectTokens(db: Knex, storage: Storage, sel: Selector, principal: Principal | null): Promise<Row[]> {
+  async selectTokens(
+    db: Knex,
+    storage: Storage,
+    sel: Selector,
+    principal: Principal | null,
+    trusted = false,
+  ): Promise<Row[]> {
     const extra: Condition[] = [];
     // Through the permissioned API, contact tokens without a contact are invisible (reference §6.3).
-    if (storage === 'OAuthContactToken' && principal && !principal.attributes?.[TRUSTED])
-      extra.push({ path: 'contact_id', op: 'IS NOT NULL' });
+    if (storage === 'OAuthContactToken' && principal && !trusted) extra.push({ path: 'contact_id', op: 'IS NOT NULL' });
     if (storage === 'OAuthSessionToken' && principal) {
       const hash = principal.attributes?.[SESSION_ATTR];
       extra.push({ path: 'session_hash', op: '=', value: typeof hash === 'string' ? hash : '-' });
     }
-    return this.select(db, storage, sel, principal, extra);
+    return this.select(db, storage, sel, trusted ? null : principal, extra);
   }
 
   /**

@@ -188,7 +188,7 @@ async function execute(
     params: { ...params, checkPermissions: true },
     principal,
     scope,
-    checkPermissions: true,
+    trusted: false,
   });
   const out: Obj = {
     values: index === undefined ? r.values : applyIndex(r.values, index),

@@ -1,7 +1,6 @@
-import { ANONYMOUS, apiRespond, definePlugin, Stage, type Api, type Kernel } from '../../kernel';
+import { ANONYMOUS, definePlugin, Stage, type Kernel } from '../../kernel';
 import { authPrincipal, cliCommands } from '../../host';
-import type { Api3Service } from '../api3';
-import { entityAccess, type ChangeBus } from '../entity-core';
+import { entityAccess, type ChangeBus, type EntityRegistry, type EntityService } from '../entity-core';
 import { contactRowAccess } from './acl';
 import { Authenticator } from './authenticator';
 import { userCliCommands } from './cli';
@@ -57,13 +56,13 @@ export default definePlugin<UsersOptions>((ctx) => {
 
   hooks.tap(cliCommands, () => userCliCommands());
 
-  // Deleting a contact deletes its keys and user: cached principals go on every instance.
-  hooks.tap(apiRespond, async (result, req) => {
-    if (req.entity === 'Contact' && req.action.toLowerCase() === 'delete') {
-      await services.resolve<ChangeBus>('changeBus').announce(services.resolve<Kernel['db']>('db'), PRINCIPALS_TOPIC);
-    }
-    return result;
-  });
+  // Deleting a contact (through either API, or trusted code) deletes its keys and user: cached principals go
+  // on every instance once the deleting transaction commits.
+  const entities = services.resolve<EntityRegistry>('entities');
+  if (entities.find('Contact'))
+    entities.extend('Contact', {
+      afterDelete: (_row, sc) => services.resolve<ChangeBus>('changeBus').announce(sc.db, PRINCIPALS_TOPIC),
+    });
 
   // Contact ACL basics for Contact and the entities it owns. Late, so an entity's own rule (e.g.
   // OAuth contact tokens) decides first.
@@ -73,28 +72,22 @@ export default definePlugin<UsersOptions>((ctx) => {
 
   ctx.onReady(async () => {
     const db = services.resolve<Kernel['db']>('db');
-    const api = services.resolve<Api>('api');
     const bus = services.resolve<ChangeBus>('changeBus');
     bus.on(PRINCIPALS_TOPIC, () => principals.clear());
     // Announced from the writing transaction: other instances hear it when the change commits.
     const announce = (dbh: Kernel['db']) => bus.announce(dbh, PRINCIPALS_TOPIC);
     identity.onPrincipalsChanged(announce);
     throttle.onBlock(announce);
-    // Trusted in-process calls (no permission check), in the caller's transaction.
-    const contactApi = async (dbh: Kernel['db'], action: string, params: Record<string, unknown>) => {
-      const scope = api.scope('users', ANONYMOUS);
-      try {
-        return await scope
-          .resolve<Api3Service>('api3')
-          .call({ entity: 'Contact', action, params, principal: ANONYMOUS, scope, db: dbh, checkPermissions: false });
-      } finally {
-        await scope.dispose();
-      }
-    };
+    // Contacts through the entity service: trusted, in the caller's transaction (trash included).
+    const service = services.resolve<EntityService>('entityService');
+    const contacts = (dbh: Kernel['db']) => service.bind({ db: dbh, principal: ANONYMOUS, trusted: true });
     identity.useContacts({
-      count: async (dbh, filter) =>
-        Number(((await contactApi(dbh, 'getcount', { ...filter, showAll: 'all' })) as number) ?? 0),
-      create: async (dbh, params) => Number(((await contactApi(dbh, 'create', params)) as { id: number }).id),
+      count: (dbh, filter) =>
+        contacts(dbh).count('Contact', [
+          ...Object.entries(filter).map(([path, value]) => ({ path, op: '=' as const, value })),
+          { path: 'is_deleted', op: 'IN', value: [0, 1] },
+        ]),
+      create: async (dbh, params) => Number((await contacts(dbh).save('Contact', params)).id),
     });
     for (const contributed of await ctx.runHook(permissionAliases)) aliases = { ...aliases, ...contributed };
     await keyring.load(db);

@@ -891,7 +891,9 @@ describe('OAuth entities and APIv4 actions (real authorization servers)', functi
               principal,
               params: values,
               existing: null,
-              call: async () => ({ id: 0 }),
+              entities: t.kernel.container
+                .resolve<import('../../../plugins/entity-core').EntityService>('entityService')
+                .bind({ db, principal, trusted: true }),
             })) ?? out) as Row;
         }
         return out;

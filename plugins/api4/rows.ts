@@ -1,0 +1,128 @@
+/** Row helpers of the APIv4 translator: wire typing, in-memory filters for metadata rows, chain substitution. */
+import type { FieldDef } from '../entity-core';
+import { invalid } from './params';
+import type { Row } from './types';
+
+/** `select` over metadata rows (getFields, getActions): only the named properties. */
+export function pick(rows: Row[], select: unknown): Row[] {
+  const keys = Array.isArray(select) ? (select as string[]) : [];
+  if (!keys.length) return rows;
+  return rows.map((r) =>
+    Object.fromEntries(keys.filter((k) => Object.prototype.hasOwnProperty.call(r, k)).map((k) => [k, r[k]])),
+  );
+}
+
+/** `where` over metadata rows, in memory: `=`, `!=`, `<>`, `IN`, `NOT IN`, `LIKE`, `IS NULL`, `IS NOT NULL`, and groups. */
+export function filterRows(rows: Row[], where: unknown): Row[] {
+  if (where === undefined || where === null) return rows;
+  if (!Array.isArray(where)) throw invalid('Parameter "where" must be a list of clauses');
+  const test = (r: Row, clause: unknown, depth: number): boolean => {
+    if (depth > 16) throw invalid('Where clauses nested too deep');
+    if (!Array.isArray(clause) || typeof clause[0] !== 'string')
+      throw invalid(`Invalid where clause ${JSON.stringify(clause)?.slice(0, 100)}`);
+    const [head, op, value] = clause as [string, unknown, unknown];
+    if (head === 'OR' || head === 'AND' || head === 'NOT') {
+      if (!Array.isArray(op)) throw invalid(`${head} group needs a list of clauses`);
+      const results = op.map((c) => test(r, c, depth + 1));
+      return head === 'OR' ? results.some(Boolean) : head === 'AND' ? results.every(Boolean) : !results.every(Boolean);
+    }
+    const v = Object.prototype.hasOwnProperty.call(r, head) ? r[head] : null;
+    const o = typeof op === 'string' ? op.toUpperCase() : '';
+    switch (o) {
+      case '=':
+        return v === value || (v !== null && value !== null && String(v) === String(value));
+      case '!=':
+      case '<>':
+        return !(v === value || (v !== null && value !== null && String(v) === String(value)));
+      case 'IN':
+      case 'NOT IN': {
+        if (!Array.isArray(value)) throw invalid(`Operator ${o} needs a list`);
+        const hit = value.some((x) => String(x) === String(v));
+        return o === 'IN' ? hit : !hit;
+      }
+      case 'LIKE': {
+        if (typeof value !== 'string') throw invalid('Operator LIKE needs a string');
+        const re = new RegExp(
+          `^${value
+            .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+            .replace(/%/g, '.*')
+            .replace(/_/g, '.')}$`,
+          'is',
+        );
+        return v !== null && re.test(String(v));
+      }
+      case 'IS NULL':
+        return v === null || v === undefined;
+      case 'IS NOT NULL':
+        return v !== null && v !== undefined;
+      default:
+        throw invalid(`Illegal operator ${JSON.stringify(op)} for ${head}`);
+    }
+  };
+  return rows.filter((r) => where.every((c) => test(r, c, 0)));
+}
+
+/** Option ids are typed like their field (APIv4 returns integer ids for Int fields). */
+export function optionId(f: FieldDef, value: string): unknown {
+  return f.type === 'Int' && /^-?\d+$/.test(value) ? Number(value) : value;
+}
+
+/** A stored value in APIv4's JSON types. */
+export function typed(f: FieldDef, v: unknown): unknown {
+  if (v === null || v === undefined) return null;
+  if (f.serialize) return Array.isArray(v) ? v : [v];
+  switch (f.type) {
+    case 'Boolean':
+      return v === true || v === 1 || v === '1' || v === 't';
+    case 'Int':
+      return typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v;
+    case 'Float':
+    case 'Money':
+      return typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v;
+    default:
+      return v;
+  }
+}
+
+/** The `$field` references in a chain's params (not in nested chains, which refer to their own rows). */
+export function chainRefs(chain: unknown): string[] {
+  const out: string[] = [];
+  const walk = (v: unknown) => {
+    if (typeof v === 'string' && /^\$[A-Za-z_][\w.]*$/.test(v)) out.push(v.slice(1));
+    else if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v as Row)) if (k !== 'chain') walk(x);
+  };
+  if (chain && typeof chain === 'object')
+    for (const spec of Object.values(chain as Row)) if (Array.isArray(spec)) walk(spec[2]);
+  return out;
+}
+
+/** `$id`, `$contact_id`, `$contact_id.display_name`: values of the parent row. */
+export function substitute(v: unknown, row: Row): unknown {
+  if (typeof v === 'string' && /^\$[A-Za-z_][\w.]*$/.test(v)) {
+    const key = v.slice(1);
+    if (key in row) return row[key];
+    let cur: unknown = row;
+    for (const part of key.split('.')) {
+      if (!cur || typeof cur !== 'object') return v;
+      cur = (cur as Row)[part];
+    }
+    return cur === undefined ? v : cur;
+  }
+  if (Array.isArray(v)) return v.map((x) => substitute(x, row));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(Object.entries(v as Row).map(([k, x]) => [k, k === 'chain' ? x : substitute(x, row)]));
+  return v;
+}
+
+/** `index`: a field name keys the values by it; an integer picks one row (null when absent). */
+export function applyIndex(values: Row[], index: unknown): unknown {
+  if (index === undefined || index === null || index === '') return values;
+  if (typeof index === 'number' || (typeof index === 'string' && /^\d+$/.test(index)))
+    return values[Number(index)] ?? null;
+  if (typeof index !== 'string') throw invalid('index must be a field name or an integer');
+  // No prototype: a stored value `__proto__` is just a key.
+  const out: Row = Object.create(null);
+  for (const r of values) out[String(r[index])] = r;
+  return out;
+}

@@ -1,0 +1,88 @@
+/** The entity service bound to one session: lifecycle code's `sc.entities`, and trusted in-process callers. */
+import { KernelError } from '../../kernel';
+import { present, type EntityService, type EntitySession } from './service';
+import type { Condition, Query } from './store';
+import type { CompiledEntity, FieldDef } from './types';
+
+type Row = Record<string, unknown>;
+
+/** A read through {@link Entities}: conditions as store conditions, or `{field: value}` equalities. */
+export interface EntityQuery {
+  where?: Condition[] | Row;
+  select?: string[];
+  orderBy?: Query['sort'];
+  limit?: number;
+  offset?: number;
+}
+
+/** The service bound to one session: what lifecycle code gets as `sc.entities`. */
+export interface Entities {
+  get(entity: string, query?: EntityQuery): Promise<Row[]>;
+  count(entity: string, where?: EntityQuery['where']): Promise<number>;
+  /** Creates, or updates when `values.id` is given; other keys that are not writable fields reach the hooks as params. */
+  save(entity: string, values: Row): Promise<Row>;
+  delete(entity: string, id: number): Promise<void>;
+}
+
+/** `{field: value}` → equalities (null → IS NULL); a list is taken as store conditions. */
+function conditions(where: EntityQuery['where']): Condition[] {
+  if (!where) return [];
+  if (Array.isArray(where)) return where;
+  return Object.entries(where).map(([path, value]) =>
+    value === null ? { path, op: 'IS NULL' as const } : { path, op: '=' as const, value },
+  );
+}
+
+/** Reads through {@link Entities} apply the entity's beforeGet conditions and get defaults (Contact's trash). */
+function readQuery(
+  service: EntityService,
+  session: EntitySession,
+  entity: CompiledEntity,
+  where: EntityQuery['where'],
+) {
+  const conds = [...conditions(where), ...service.beforeGet(entity, {}, session).where];
+  const mentioned = (field: FieldDef) => conds.some((c) => 'path' in c && c.path === field.name);
+  for (const field of entity.fields)
+    if (field.getDefault !== undefined && !mentioned(field))
+      conds.push({ path: field.name, op: '=', value: field.getDefault });
+  return conds;
+}
+
+export function bindEntities(service: EntityService, session: EntitySession): Entities {
+  const entityOf = (name: string) => service.registry.get(name);
+  return {
+    get: (name, query = {}) => {
+      const entity = entityOf(name);
+      const where = readQuery(service, session, entity, query.where);
+      return service.get(session, entity, { where, select: query.select, sort: query.orderBy, ...paging(query) });
+    },
+    count: (name, where) => {
+      const entity = entityOf(name);
+      return service.count(session, entity, { where: readQuery(service, session, entity, where) });
+    },
+    save: async (name, input) => {
+      const entity = entityOf(name);
+      const values: Row = {};
+      for (const [key, value] of Object.entries(input)) {
+        const field = entity.lookup.get(key);
+        if (field && !field.related && !field.labelOf && !field.via && value !== undefined) values[field.name] = value;
+      }
+      let existing: Row | null = null;
+      if (present(values.id)) {
+        existing = await service.byId(session, entity, Number(values.id));
+        if (!existing) throw new KernelError('E_NOT_FOUND', `${entity.name} id ${String(values.id)} not found`);
+      }
+      return service.save(session, entity, values, { existing, params: input });
+    },
+    delete: async (name, id) => {
+      const entity = entityOf(name);
+      const row = await service.byId(session, entity, id);
+      if (!row) throw new KernelError('E_NOT_FOUND', `${entity.name} id ${id} not found`);
+      await service.delete(session, entity, row);
+    },
+  };
+}
+
+function paging(query: EntityQuery): Pick<Query, 'limit' | 'offset'> {
+  return { limit: query.limit, offset: query.offset };
+}

@@ -1,0 +1,228 @@
+/**
+ * The entity service: read, count, save (create/update) and delete, written once over entity metadata, with
+ * the lifecycle hooks (beforeGet, beforeSave, afterSave, beforeDelete, afterDelete). The APIv3 and APIv4
+ * generic actions are translators in front of it (wire params → service call → wire shape); lifecycle code
+ * reaches other entities through {@link Entities} (`sc.entities`), in the same transaction, trusted.
+ */
+import type { AwilixContainer } from 'awilix';
+import type { Knex } from 'knex';
+import { KernelError, type Cradle, type Principal } from '../../kernel';
+import { sqlDuring } from '../../host';
+import type { EntityRegistry } from './registry';
+import { type Condition, type EntityStore, type Query } from './store';
+import type { CompiledEntity, SaveContext } from './types';
+import { bindEntities, type Entities } from './entities';
+
+type Row = Record<string, unknown>;
+
+/** Who calls, in which transaction, and whether the caller is trusted in-process code. */
+export interface EntitySession {
+  db: Knex;
+  principal: Principal;
+  /** Trusted in-process code: no row access, no join permission checks. The principal stays who it is. */
+  trusted?: boolean;
+  /** The request scope (join permission checks ask `kernel.can` through it). */
+  scope?: AwilixContainer<Cradle>;
+}
+
+/** How a translator wants the service's refusals worded (each API has its own shape). */
+export interface SaveErrors {
+  /** Mandatory fields missing on create. */
+  mandatory?(fields: string[], entity: CompiledEntity): Error;
+  /** Row access refused the write. */
+  access?(): Error;
+}
+
+export interface SaveOptions {
+  /** The stored row before an update (field names), or null/absent on create. */
+  existing?: Row | null;
+  /** Params as the caller sent them (lifecycle code reads extras such as Contact's `email`). */
+  params?: Row;
+  errors?: SaveErrors;
+  /** Read the row again when an afterSave hook sent SQL (default true; APIv4 reads its own answer anyway). */
+  reread?: boolean;
+}
+
+export const present = (v: unknown) => v !== undefined && v !== null && v !== '';
+
+export class EntityService {
+  constructor(
+    readonly registry: EntityRegistry,
+    readonly store: EntityStore,
+  ) {}
+
+  /** Whether the session skips row access and join checks (the one trust flag). */
+  isTrusted(session: Pick<EntitySession, 'principal' | 'trusted'>): boolean {
+    return !!session.trusted;
+  }
+
+  /** The principal row access applies to: none for trusted code. */
+  private viewer(session: EntitySession): Principal | null {
+    return this.isTrusted(session) ? null : session.principal;
+  }
+
+  /** The entity's beforeGet taps: adjusted params and the extra conditions they add. */
+  beforeGet(
+    entity: CompiledEntity,
+    params: Row,
+    session: Pick<EntitySession, 'principal' | 'trusted'>,
+  ): { params: Row; where: Condition[] } {
+    let current = params;
+    const where: Condition[] = [];
+    const ctx = { principal: session.principal, trusted: this.isTrusted(session) };
+    for (const lifecycle of entity.lifecycle) {
+      const result = lifecycle.beforeGet?.(current, ctx);
+      if (result?.params) current = result.params;
+      if (result?.where) where.push(...result.where);
+    }
+    return { params: current, where };
+  }
+
+  /** Rows (field names or paths as selected), row access applied to the root and, with joinAccess, to joins. */
+  get(session: EntitySession, entity: CompiledEntity, query: Query): Promise<Row[]> {
+    return this.store.select(session.db, entity, query, this.viewer(session));
+  }
+
+  /** As {@link get}, each row an array in the order of `paths` (APIv3 renders its own objects from them). */
+  getRows(
+    session: EntitySession,
+    entity: CompiledEntity,
+    query: Query,
+  ): Promise<{ paths: string[]; rows: unknown[][] }> {
+    return this.store.selectRows(session.db, entity, query, this.viewer(session));
+  }
+
+  count(session: EntitySession, entity: CompiledEntity, query: Query): Promise<number> {
+    return this.store.count(session.db, entity, query, this.viewer(session));
+  }
+
+  /** The stored row by id, without access checks (the write paths check access themselves). */
+  byId(session: EntitySession, entity: CompiledEntity, id: number): Promise<Row | null> {
+    return this.store.byId(session.db, entity, id);
+  }
+
+  /**
+   * Joining onto another entity needs `get` on it: the entities each dotted path crosses, checked once each.
+   * `denied(entity, prefix, path)` words the refusal for the calling API.
+   */
+  async checkJoins(
+    session: EntitySession,
+    root: CompiledEntity,
+    paths: string[],
+    version: 3 | 4,
+    denied: (entity: string, prefix: string, path: string) => Error,
+  ): Promise<void> {
+    if (this.isTrusted(session) || !paths.some((path) => path.includes('.'))) return;
+    const api = session.scope?.cradle.api;
+    const checked = new Set<string>([root.name]);
+    for (const path of paths) {
+      const parts = path.split('.');
+      let current = root;
+      for (let i = 0; i < parts.length - 1 && i < 4; i++) {
+        const field = current.lookup.get(parts[i]);
+        const next = field?.fk ? this.registry.find(field.fk) : undefined;
+        if (!next) break; // the store reports unknown paths
+        if (!checked.has(next.name)) {
+          const allowed = api ? await api.can(next.name, 'get', session.principal, { version }) : false;
+          if (!allowed) throw denied(next.name, parts.slice(0, i + 1).join('.'), path);
+          checked.add(next.name);
+        }
+        current = next;
+      }
+    }
+  }
+
+  /** The lifecycle context of a write: the other entities through this service, trusted, same transaction. */
+  saveContext(session: EntitySession, params: Row, existing: Row | null): SaveContext {
+    return {
+      db: session.db,
+      principal: session.principal,
+      params,
+      existing,
+      entities: this.bind({ ...session, trusted: true }),
+    };
+  }
+
+  /**
+   * Create (no existing row) or update: defaults → beforeSave → mandatory check → row access → INSERT/UPDATE …
+   * RETURNING → afterSave. Returns the stored row (field names).
+   */
+  async save(session: EntitySession, entity: CompiledEntity, input: Row, options: SaveOptions = {}): Promise<Row> {
+    const existing = options.existing ?? null;
+    let values: Row = { ...input };
+    delete values.id;
+    if (!existing)
+      for (const field of entity.fields)
+        if (values[field.name] === undefined && field.apiDefault !== undefined) values[field.name] = field.apiDefault;
+    const sc = this.saveContext(session, options.params ?? input, existing);
+    for (const lifecycle of entity.lifecycle) {
+      const changed = await lifecycle.beforeSave?.(values, sc);
+      if (changed) values = changed;
+    }
+    // A structure given to a text field (and left so by the taps) is stored as its JSON text.
+    for (const field of entity.fields)
+      if (!field.serialize && values[field.name] !== null && typeof values[field.name] === 'object')
+        if (!(values[field.name] instanceof Date)) values[field.name] = JSON.stringify(values[field.name]);
+    if (!existing) {
+      const missing = entity.fields.filter((f) => f.apiRequired && !present(values[f.name])).map((f) => f.name);
+      if (missing.length) throw options.errors?.mandatory?.(missing, entity) ?? mandatory(missing, entity);
+    }
+    await this.checkWrite(session, entity, existing ? 'edit' : 'create', existing ?? values, options.errors);
+    const owner = entity.ownerField;
+    if (existing && owner && values[owner] !== undefined && values[owner] !== existing[owner])
+      await this.checkWrite(session, entity, 'edit', values, options.errors);
+    const row = existing
+      ? (await this.store.updateRow(session.db, entity, Number(existing.id), values))!
+      : await this.store.insertRow(session.db, entity, values);
+    if (!entity.lifecycle.some((l) => l.afterSave)) return row;
+    // The write's RETURNING gives the stored row; it is read again only if an afterSave hook sent SQL.
+    const sent = await sqlDuring(session.db, async () => {
+      for (const lifecycle of entity.lifecycle) await lifecycle.afterSave?.({ ...row }, sc);
+    });
+    return sent.length && options.reread !== false ? (await this.byId(session, entity, Number(row.id)))! : row;
+  }
+
+  /**
+   * Delete one stored row: row access → beforeDelete (a tap may do the delete itself, e.g. Contact's trash)
+   * → DELETE → afterDelete (also after a handled delete). Access comes first so a handling tap is covered too.
+   */
+  async delete(session: EntitySession, entity: CompiledEntity, row: Row, options: SaveOptions = {}): Promise<void> {
+    await this.checkWrite(session, entity, 'delete', row, options.errors);
+    const sc = this.saveContext(session, options.params ?? { id: row.id }, row);
+    let handled = false;
+    for (const lifecycle of entity.lifecycle)
+      if ((await lifecycle.beforeDelete?.(row, sc)) === 'handled') {
+        handled = true;
+        break;
+      }
+    if (!handled) await this.store.remove(session.db, entity, Number(row.id));
+    for (const lifecycle of entity.lifecycle) await lifecycle.afterDelete?.(row, sc);
+  }
+
+  /** Row access for a write; the translator words the refusal. */
+  async checkWrite(
+    session: EntitySession,
+    entity: CompiledEntity,
+    operation: 'edit' | 'delete' | 'create',
+    row: Row,
+    errors?: SaveErrors,
+  ): Promise<void> {
+    try {
+      await this.store.checkWrite(entity, operation, row, this.viewer(session));
+    } catch (err) {
+      if (errors?.access && err instanceof KernelError && err.code === 'E_FORBIDDEN') throw errors.access();
+      throw err;
+    }
+  }
+
+  /** The service bound to a session (lifecycle code's `sc.entities`, in-process callers). */
+  bind(session: EntitySession): Entities {
+    return bindEntities(this, session);
+  }
+}
+
+function mandatory(fields: string[], entity: CompiledEntity): KernelError {
+  return new KernelError('E_INVALID_PARAMS', `Mandatory values missing from ${entity.name}: ${fields.join(', ')}`, {
+    details: { error_code: 'mandatory_missing', fields },
+  });
+}
