@@ -5,6 +5,7 @@ import { api3Error, mandatoryMissing, invalid } from '../api3/errors';
 import type { EntityRegistry, SaveContext } from '../entity-core';
 import type { Condition } from '../entity-core/store';
 import { Contact } from './entities/contact';
+import { tapExplorerExamples } from './explorer-examples';
 import { Address, Email, Phone, Website } from './entities/location';
 import { individualDisplayName, individualSortName } from './names';
 
@@ -12,7 +13,8 @@ type Row = Record<string, unknown>;
 const has = (v: unknown) => v !== undefined && v !== null && v !== '';
 const truthy = (v: unknown) => v === true || v === 1 || v === '1' || v === 'true';
 
-export default definePlugin(({ services }) => {
+export default definePlugin(({ services, hooks }) => {
+  tapExplorerExamples(hooks);
   const entities = services.resolve<EntityRegistry>('entities');
 
   async function label(db: Knex, field: string, value: unknown): Promise<string> {
