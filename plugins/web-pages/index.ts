@@ -15,6 +15,6 @@ export { admit, visibleLinks } from './gate';
 export { Csrf, PRELOGIN_COOKIE } from './csrf';
 export { loginForm } from './login-form';
 export { staticFiles } from './assets';
-export { callAs, canRun, holdsPermission, listActions, type Scope } from './platform';
+export { callAs, canRun, holdsPermission, listActions, rowsOf, type Scope } from './platform';
 export type { WebPages } from './register';
 import './types';

@@ -32,3 +32,10 @@ export function listActions(scope: Scope, version: 3 | 4): ActionListing[] {
 /** Whether the principal holds a permission (`'*'` holds all). */
 export const holdsPermission = (principal: Principal | undefined, permission: string): boolean =>
   !!principal && holds(permission, principal.permissions);
+
+/** The rows of an APIv4 result, whether the action answered with the envelope or a bare list. */
+export function rowsOf(result: unknown): Array<Record<string, unknown>> {
+  if (Array.isArray(result)) return result as Array<Record<string, unknown>>;
+  const values = (result as { values?: unknown } | null)?.values;
+  return Array.isArray(values) ? (values as Array<Record<string, unknown>>) : [];
+}
