@@ -2,7 +2,7 @@
  * Serves static files from a fixed folder: only names matching a strict pattern, only files that
  * exist in that folder at boot (no path traversal), with a content type and a short cache lifetime.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { createReadStream, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Context } from 'koa';
 
@@ -32,6 +32,6 @@ export function staticFiles(dir: string, only?: (name: string) => boolean) {
     ctx.type = TYPES[path.extname(name)];
     ctx.set('Cache-Control', 'public, max-age=300');
     ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.body = readFileSync(path.join(dir, name));
+    ctx.body = createReadStream(path.join(dir, name));
   };
 }
