@@ -125,11 +125,11 @@ export function oauthPageBody(d: OAuthPageData): string {
 <p class="muted">Set <code>server.publicUrl</code> (or <code>pluginConfig.oauth-client.redirectUri</code>) when the service is reached under another address.</p></div>
 <h2>Clients</h2>
 ${clientsTable(d)}
-<h2>Add a client</h2>
-<div class="card narrow">${clientForm(d)}</div>
-<h2>System tokens</h2>
+<h2 id="tokens">System tokens</h2>
 <p class="muted">Tokens themselves are never shown here; Revoke forgets the token in this service.</p>
 ${tokensTable(d)}
+<h2>Add a client</h2>
+<div class="card narrow">${clientForm(d)}</div>
 <h2>Providers</h2>
 ${providersTable(d)}`;
 }

@@ -47,7 +47,7 @@ export function renderPage(opts: PageOptions): string {
     .join('');
   const account = loggedIn
     ? `<form method="post" action="/crm/logout" class="logout"><input type="hidden" name="csrf" value="${escapeHtml(opts.csrf ?? '')}"><span>Contact ${escapeHtml(opts.principal!.contactId)}</span> <button type="submit">Log out</button></form>`
-    : `<a href="/crm/login">Log in</a>`;
+    : `<a href="/crm/login?destination=${encodeURIComponent(opts.current && opts.current !== '/crm/login' ? opts.current : '/')}">Log in</a>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(opts.title)} · CRM service</title>

@@ -16,7 +16,7 @@ export async function seedWebUsers(t: TestKernel): Promise<Record<string, number
   const contacts: Record<string, number> = {};
   const roles: Record<string, string[]> = {
     staff: ['access CRM', 'view all contacts', 'edit all contacts', 'add contacts'],
-    oauthadmin: ['access CRM', 'manage OAuth client', 'create OAuth tokens via auth code flow'],
+    oauthadmin: ['access CRM', 'view all contacts', 'manage OAuth client', 'create OAuth tokens via auth code flow'],
     nobody: [],
   };
   for (const [name, permissions] of Object.entries(roles)) {
