@@ -8,6 +8,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import { expect } from 'chai';
 import supertest from 'supertest';
 import { bootTestKernel, principalWith, type TestKernel } from '../../../kernel/testing';
+import { toOpenApiSchema } from '../../../plugins/openapi';
 import { loginAgent, seedWebUsers } from '../../support/web';
 
 type Doc = {
@@ -71,6 +72,21 @@ describe('openapi', function () {
       const validate = ajv.compile({ $ref: `#/components/schemas/${entity}` });
       for (const row of result.values) expect(validate(row), JSON.stringify(validate.errors)).to.equal(true);
     }
+  });
+
+  it('carries draft-07 tuples over to 2020-12 (prefixItems) and drops $schema/$id', () => {
+    expect(
+      toOpenApiSchema({
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        type: 'object',
+        properties: {
+          pair: { type: 'array', items: [{ type: 'string' }, { type: 'integer' }], additionalItems: false },
+        },
+      }),
+    ).to.deep.equal({
+      type: 'object',
+      properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'integer' }], items: false } },
+    });
   });
 
   it('serves /crm/openapi.json to callers with access CRM only', async () => {
