@@ -30,6 +30,19 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-unused-expressions': 'off', '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
+    // Pages' browser scripts: plain scripts, no build step.
+    files: ['plugins/*/assets/**/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: Object.fromEntries(
+        ['window', 'document', 'fetch', 'URLSearchParams', 'performance', 'SwaggerUIBundle'].map((g) => [
+          g,
+          'readonly',
+        ]),
+      ),
+    },
+  },
+  {
     files: ['bin/**/*.mjs', '*.js', 'eslint-rules/**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },

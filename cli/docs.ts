@@ -27,6 +27,14 @@ export async function generateDocs(kernel: Kernel, outDir: string): Promise<stri
     'entities.md': entitiesPage(kernel),
     'config.schema.json':
       JSON.stringify({ $id: 'crm.config.json', title: 'crm.config.json', ...configSchema }, null, 2) + '\n',
+
+    // The openapi plugin's document (plugins/openapi), when that plugin is installed.
+    ...(kernel.plugins.some((p) => p.name === 'openapi')
+      ? {
+          'openapi.json':
+            JSON.stringify(kernel.container.resolve<{ document(): object }>('openApi').document(), null, 2) + '\n',
+        }
+      : {}),
   };
   return Object.entries(files).map(([name, text]) => {
     const file = path.join(outDir, name);

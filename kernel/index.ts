@@ -1,10 +1,16 @@
 /** The kernel's public surface: what plugins, the host and the CLI import. */
-export { ActionRegistry, type ActionDefinition, type ActionRegistrar, type VersionNaming } from './actions';
+export {
+  ActionRegistry,
+  type ActionDefinition,
+  type ActionListing,
+  type ActionRegistrar,
+  type VersionNaming,
+} from './actions';
 export { createRequestScope, type ServiceRegistrar } from './container';
 export { definePlugin, type PluginContext, type RegisterFn } from './context';
 export { apiAuthorize, apiException, apiPrepare, apiRespond, kernelReady, type ApiRequest } from './core-hooks';
 export { KernelError, errorCodes, isKernelError, registerErrorCodes, type ErrorCodeInfo } from './errors';
-export { defineHook, HookBus, Stage, type HookKind, type HookRef } from './hooks';
+export { defineHook, HookBus, Stage, type HookKind, type HookRef, type HookTapper } from './hooks';
 export { Kernel, KERNEL_VERSION, type CallRequest } from './kernel';
 export { discoverPlugins, planPlugins, BUILTIN_PLUGINS_DIR, type PluginManifest } from './loader';
 export { describePermission, holds } from './permissions';

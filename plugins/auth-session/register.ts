@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import { definePlugin, Stage, type Kernel } from '../../kernel';
 import { authCredential, httpRoutes } from '../../host';
 import type { SessionStore } from '../users';
+import { PRELOGIN_COOKIE, sendHtml } from '../web-pages';
 import { loginPage, logoutPage } from './pages';
 
 /** Only a local path may follow a login (no open redirect). */
@@ -49,9 +50,9 @@ export default definePlugin<{ afterLogin: string }>(({ config, hooks, services }
       name: 'login-form',
       methods: ['GET'],
       path: '/crm/login',
-      handler: (ctx) => {
-        ctx.type = 'text/html';
-        ctx.body = loginPage(safeDestination(ctx.query.destination, config.afterLogin));
+      handler: (ctx, scope) => {
+        const destination = safeDestination(ctx.query.destination, config.afterLogin);
+        sendHtml(ctx, loginPage(destination, scope.cradle.csrf.preLoginToken(ctx)));
       },
     },
     {
@@ -63,19 +64,22 @@ export default definePlugin<{ afterLogin: string }>(({ config, hooks, services }
         const destination = safeDestination(body.destination, config.afterLogin);
         const username = typeof body.username === 'string' ? body.username : '';
         const password = typeof body.password === 'string' ? body.password : '';
-        ctx.type = 'text/html';
-        if (crossSite(ctx)) {
-          ctx.status = 403;
-          ctx.body = loginPage(destination, 'This form must be sent from this site.');
-          return;
-        }
+        const csrf = scope.cradle.csrf;
+        const hasCookie = !!ctx.cookies.get(PRELOGIN_COOKIE);
+        // A refusal sets no cookie: the form shown again reuses the browser's double-submit cookie.
+        const again = (status: number, error: string) =>
+          sendHtml(ctx, loginPage(destination, hasCookie ? csrf.preLoginToken(ctx) : '', error), { status });
+        // A browser that loaded the form holds the double-submit cookie, and its post must carry the
+        // matching token; a cross-site post never carries that (SameSite=Strict) cookie, and its Origin
+        // is refused. Scripts without the cookie are judged by the Origin check alone.
+        if (crossSite(ctx)) return again(403, 'This form must be sent from this site.');
+        if ((hasCookie || (typeof body.csrf === 'string' && body.csrf !== '')) && !csrf.verifyPreLogin(ctx, body.csrf))
+          return again(403, 'The form expired; please log in again.');
         const db = scope.cradle.db;
         const outcome = await scope.cradle.authenticator.passwordLogin(db, username, password, ctx.ip);
         if ('reject' in outcome) {
-          ctx.status = 401;
           if (outcome.retryAfter) ctx.set('Retry-After', String(outcome.retryAfter));
-          ctx.body = loginPage(destination, outcome.reject);
-          return;
+          return again(401, outcome.reject);
         }
         const sessions = scope.cradle.sessions;
         // Always a new session id: whatever id the browser brought is dropped (no fixation).
@@ -93,17 +97,24 @@ export default definePlugin<{ afterLogin: string }>(({ config, hooks, services }
       name: 'logout-form',
       methods: ['GET'],
       path: '/crm/logout',
-      handler: (ctx) => {
-        ctx.type = 'text/html';
-        ctx.body = logoutPage();
+      auth: ['session'],
+      handler: (ctx, scope) => {
+        sendHtml(ctx, logoutPage(scope.cradle.csrf.tokenFor(ctx.state.principal)));
       },
     },
     {
       name: 'logout',
       methods: ['POST'],
       path: '/crm/logout',
+      auth: ['session'],
       handler: async (ctx, scope) => {
         const sessions = scope.cradle.sessions;
+        const body = (ctx.request.body ?? {}) as Record<string, unknown>;
+        // Our pages post the session's CSRF token; a cross-site post is refused (no forced logout).
+        if (crossSite(ctx) || (body.csrf !== undefined && !scope.cradle.csrf.verify(ctx.state.principal, body.csrf))) {
+          sendHtml(ctx, logoutPage(scope.cradle.csrf.tokenFor(ctx.state.principal)), { status: 403 });
+          return;
+        }
         await sessions.end(scope.cradle.db, ctx.cookies.get(sessions.options.cookieName));
         sessions.clearCookie(ctx);
         ctx.status = 303;

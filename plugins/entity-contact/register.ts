@@ -4,13 +4,15 @@ import { KernelError, definePlugin } from '../../kernel';
 import { api3Error, mandatoryMissing, invalid } from '../api3';
 import type { EntityRegistry, SaveContext } from '../entity-core';
 import type { Condition } from '../entity-core';
+import { tapExplorerExamples } from './explorer-examples';
 import { individualDisplayName, individualSortName } from './names';
 
 type Row = Record<string, unknown>;
 const has = (v: unknown) => v !== undefined && v !== null && v !== '';
 const truthy = (v: unknown) => v === true || v === 1 || v === '1' || v === 'true';
 
-export default definePlugin(({ services }) => {
+export default definePlugin(({ services, hooks }) => {
+  tapExplorerExamples(hooks);
   const entities = services.resolve<EntityRegistry>('entities');
 
   async function label(db: Knex, field: string, value: unknown): Promise<string> {

@@ -238,6 +238,11 @@ export const PROVIDER_FIELDS = [
   { name: 'contactTemplate', data_type: 'Array', title: 'Contact template' },
   { name: 'mailSettingsTemplate', data_type: 'Array', title: 'Mail settings template' },
   { name: 'templates', data_type: 'Array', title: 'Templates' },
+  {
+    name: 'source',
+    data_type: 'String',
+    title: 'Where it came from (providers/… file, private:oauth-providers/…, plugin:<name>)',
+  },
 ];
 const FIELD_NAMES = PROVIDER_FIELDS.map((f) => f.name);
 
@@ -292,6 +297,7 @@ export function queryProviders(list: ProviderRecord[], params: Row): Row[] {
     contactTemplate: p.contactTemplate ?? null,
     mailSettingsTemplate: p.mailSettingsTemplate ?? null,
     templates: p.templates ?? null,
+    source: p.source ?? null,
   }));
   const where = (params.where ?? []) as unknown[];
   if (!Array.isArray(where)) throw new KernelError('E_INVALID_PARAMS', 'where must be an array');

@@ -80,6 +80,11 @@ export default definePlugin<OAuthClientOptions>((ctx) => {
     ({ hooks: bus }) =>
       new ProviderRegistry({ hooks: bus as HookBus, classes: () => classes, cacheTtl: config.cacheTtl ?? 600 }),
   );
+  // Without server.publicUrl the address the service listens on is its base, so a fresh start can run
+  // the authorization-code grant (redirect URI and landing URLs on that address).
+  const { host, port } = serviceConfig.server;
+  const listenHost = ['0.0.0.0', '::', ''].includes(host) ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  const publicUrl = serviceConfig.server.publicUrl ?? `http://${listenHost}:${port}`;
   services.singleton(
     'oauthTokens',
     ({ log }) =>
@@ -90,13 +95,11 @@ export default definePlugin<OAuthClientOptions>((ctx) => {
         timeoutMs: config.timeoutMs ?? 10000,
         allowInsecureHttp: config.allowInsecureHttp ?? false,
         redirectUri: config.redirectUri,
-        publicUrl: serviceConfig.server.publicUrl,
+        publicUrl,
       }),
   );
 
   // ---- storage: entities, permissions, row rules, actions, routes, services ----
-  const publicUrl =
-    serviceConfig.server.publicUrl ?? `http://${serviceConfig.server.host}:${serviceConfig.server.port}`;
   const entities = services.resolve<EntityRegistry>('entities');
   const sessionOf = (p: { attributes?: Readonly<Record<string, unknown>> }) =>
     typeof p.attributes?.[SESSION_ATTR] === 'string' ? (p.attributes[SESSION_ATTR] as string) : null;

@@ -47,6 +47,8 @@ export function firstRunMessage(r: FirstRunResult, siteKey: string, baseUrl: str
     `  API key    ${r.apiKey}`,
     `  site key   ${siteKey}`,
     '',
+    `  In a browser: open ${baseUrl.replace(/\/$/, '')}/ and log in (API Explorer, OAuth administration).`,
+    '',
     '  Try the API:',
     `  curl -s '${url}' \\`,
     `    -H 'X-Crm-Auth: Bearer ${r.apiKey}' \\`,

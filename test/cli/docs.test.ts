@@ -10,7 +10,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 describe('generated docs', function () {
   this.timeout(90000);
-  it('docs/hooks.md, actions.md, errors.md, manifest.md, entities.md and config.schema.json match the code (run `npm run docs`)', () => {
+  it('docs/hooks.md, actions.md, errors.md, manifest.md, entities.md, config.schema.json and openapi.json match the code (run `npm run docs`)', () => {
     const out = mkdtempSync(path.join(tmpdir(), 'crm-docs-'));
     const r = spawnSync(process.execPath, [path.join(root, 'bin/crm.mjs'), 'docs', '--out', out], {
       cwd: root,
@@ -18,7 +18,7 @@ describe('generated docs', function () {
       env: { ...process.env, DATABASE_URL: '', CRM_CONFIG: '' },
     });
     expect(r.status, r.stderr).to.equal(0);
-    for (const f of ['hooks.md', 'actions.md', 'errors.md', 'manifest.md', 'entities.md', 'config.schema.json']) {
+    for (const f of ['hooks.md', 'actions.md', 'errors.md', 'manifest.md', 'entities.md', 'config.schema.json', 'openapi.json']) {
       expect(readFileSync(path.join(out, f), 'utf8'), `docs/${f} is stale: run npm run docs`).to.equal(
         readFileSync(path.join(root, 'docs', f), 'utf8'),
       );

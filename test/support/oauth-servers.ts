@@ -79,14 +79,14 @@ function close(server: http.Server): Promise<void> {
 }
 
 /** A port that was free a moment ago and where nothing listens now. */
-async function closedPort(): Promise<string> {
+export async function closedPort(): Promise<string> {
   const s = http.createServer();
   const url = await listen(s);
   await close(s);
   return url;
 }
 
-async function startOidc() {
+async function startOidc(extraRedirectUris: string[] = []) {
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const jwk = {
     ...(await exportJWK(privateKey)),
@@ -106,7 +106,7 @@ async function startOidc() {
       {
         client_id: OIDC_CLIENT.id,
         client_secret: OIDC_CLIENT.secret,
-        redirect_uris: [OIDC_CLIENT.redirectUri],
+        redirect_uris: [OIDC_CLIENT.redirectUri, ...extraRedirectUris],
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
         token_endpoint_auth_method: 'client_secret_post',
@@ -260,8 +260,14 @@ async function startOdd() {
   return { url, server };
 }
 
-export async function startOAuthServers(): Promise<RunningOAuthServers> {
-  const [oidc, o2s, closedUrl, odd] = await Promise.all([startOidc(), startO2s(), closedPort(), startOdd()]);
+/** `extraRedirectUris`: more redirect URIs the oidc client accepts (a service listening on a real port). */
+export async function startOAuthServers(opts: { extraRedirectUris?: string[] } = {}): Promise<RunningOAuthServers> {
+  const [oidc, o2s, closedUrl, odd] = await Promise.all([
+    startOidc(opts.extraRedirectUris),
+    startO2s(),
+    closedPort(),
+    startOdd(),
+  ]);
   return {
     oidc: {
       url: oidc.url,

@@ -420,12 +420,11 @@ describe('oauth grants against real authorization servers', function () {
       expect(err.code).to.equal('E_OAUTH_INSECURE');
     });
 
-    it('needs a redirect URI when the service has no public URL', async () => {
-      const err = await failure(
-        tokens.authorizationUrl({ client: { provider: 'test_example_1', guid: 'example-id' } }),
-      );
-      expect(err.code).to.equal('E_OAUTH_CLIENT_INVALID');
-      expect(err.message).to.contain('server.publicUrl');
+    it('without a public URL, sends the redirect URI on the address the service listens on', async () => {
+      // Before issue 15 this was an error, so a fresh start could not run the authorization-code grant.
+      const { url } = await tokens.authorizationUrl({ client: { provider: 'test_example_1', guid: 'example-id' } });
+      const { host, port } = t.config.server;
+      expect(new URL(url).searchParams.get('redirect_uri')).to.equal(`http://${host}:${port}/crm/oauth-client/return`);
     });
   });
 

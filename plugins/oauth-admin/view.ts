@@ -1,0 +1,135 @@
+/**
+ * The OAuth administration page. Secrets are never selected, so they cannot be rendered: clients are
+ * read without `secret`, `tenant` and `options`, tokens without `access_token`, `refresh_token` and `raw`.
+ */
+import { escapeHtml } from '../web-pages';
+
+type Row = Record<string, unknown>;
+
+export interface OAuthPageData {
+  providers: Row[];
+  clients: Row[];
+  tokens: Row[];
+  redirectUri: string;
+  csrf: string;
+  notice?: string;
+  error?: string;
+  /** Unix seconds, for "expires in". */
+  now: number;
+}
+
+/** `provider` source as the deployer knows it: core file, private folder, or plugin. */
+export function describeSource(source: unknown): string {
+  const text = String(source ?? '');
+  if (!text) return 'unknown';
+  if (text.startsWith('plugin:')) return `plugin ${text.slice('plugin:'.length)}`;
+  if (text.startsWith('providers/')) return `core (${text})`;
+  return `private folder (${text.replace(/^private:/, '')})`;
+}
+
+export function describeExpiry(expires: unknown, now: number): string {
+  if (expires === null || expires === undefined || expires === '') return 'no expiry';
+  const at = Number(expires);
+  const when = new Date(at * 1000).toISOString().replace('.000Z', 'Z');
+  const minutes = Math.round((at - now) / 60);
+  return at <= now ? `${when} (expired)` : `${when} (in ${minutes} min)`;
+}
+
+function describeError(error: unknown): string {
+  if (!error) return '—';
+  try {
+    const parsed = JSON.parse(String(error)) as Row;
+    return [parsed.error, parsed.error_description, parsed.time].filter(Boolean).join(': ');
+  } catch {
+    return String(error);
+  }
+}
+
+const hidden = (csrf: string, op: string, id?: unknown) =>
+  `<input type="hidden" name="csrf" value="${escapeHtml(csrf)}"><input type="hidden" name="op" value="${op}">${
+    id === undefined ? '' : `<input type="hidden" name="id" value="${escapeHtml(id)}">`
+  }`;
+
+const button = (csrf: string, op: string, id: unknown, label: string, accessible: string, cls = 'secondary') =>
+  `<form method="post" action="/crm/admin/oauth" class="inline-form">${hidden(csrf, op, id)}<button type="submit" class="${cls}" aria-label="${escapeHtml(accessible)}">${escapeHtml(label)}</button></form>`;
+
+function providersTable(d: OAuthPageData): string {
+  const rows = d.providers
+    .map(
+      (p) =>
+        `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${escapeHtml(p.title)}</td><td>${escapeHtml(describeSource(p.source))}</td></tr>`,
+    )
+    .join('');
+  return `<table><caption class="muted">Providers (files in providers/, the private folder &lt;dataDir&gt;/oauth-providers/, or plugins)</caption>
+<thead><tr><th scope="col">Name</th><th scope="col">Title</th><th scope="col">Came from</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function clientForm(d: OAuthPageData, client?: Row): string {
+  const id = client ? `-${escapeHtml(client.id)}` : '';
+  const providerPicker = client
+    ? `<p>Provider: <code>${escapeHtml(client.provider)}</code></p>`
+    : `<label for="client-provider">Provider</label><select id="client-provider" name="provider" required>${d.providers
+        .map((p) => `<option value="${escapeHtml(p.name)}">${escapeHtml(p.title)} (${escapeHtml(p.name)})</option>`)
+        .join('')}</select>`;
+  return `<form method="post" action="/crm/admin/oauth">${hidden(d.csrf, client ? 'update' : 'create', client?.id)}
+${providerPicker}
+<label for="client-guid${id}">Client ID at the provider</label><input id="client-guid${id}" name="guid" required value="${escapeHtml(client?.guid ?? '')}" autocomplete="off">
+<label for="client-secret${id}">Client secret${client ? ' (leave empty to keep the stored one)' : ''}</label><input id="client-secret${id}" name="secret" type="password" autocomplete="new-password" value="">
+<p><button type="submit">${client ? 'Save client' : 'Add client'}</button></p>
+</form>`;
+}
+
+function clientsTable(d: OAuthPageData): string {
+  if (!d.clients.length) return '<p class="muted">No clients yet: add one below.</p>';
+  const rows = d.clients
+    .map((c) => {
+      const active = c.is_active === true || c.is_active === 1;
+      const label = `${String(c.provider)} client ${String(c.guid)}`;
+      return `<tr><td>${escapeHtml(c.id)}</td><td><code>${escapeHtml(c.provider)}</code></td><td>${escapeHtml(c.guid)}</td><td>${active ? 'enabled' : 'disabled'}</td>
+<td><div class="actions">${
+        active ? button(d.csrf, 'connect', c.id, 'Connect', `Connect ${label}`, '') : ''
+      }${button(d.csrf, active ? 'disable' : 'enable', c.id, active ? 'Disable' : 'Enable', `${active ? 'Disable' : 'Enable'} ${label}`)}${button(
+        d.csrf,
+        'delete',
+        c.id,
+        'Delete',
+        `Delete ${label}`,
+        'danger',
+      )}</div>
+<details><summary>Edit</summary>${clientForm(d, c)}</details></td></tr>`;
+    })
+    .join('');
+  return `<table><thead><tr><th scope="col">ID</th><th scope="col">Provider</th><th scope="col">Client ID</th><th scope="col">State</th><th scope="col">Actions</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function tokensTable(d: OAuthPageData): string {
+  if (!d.tokens.length) return '<p class="muted">No system tokens yet: press Connect on a client.</p>';
+  const rows = d.tokens
+    .map((t) => {
+      const scopes = Array.isArray(t.scopes) ? t.scopes.join(' ') : String(t.scopes ?? '');
+      const label = `token ${String(t.id)}`;
+      return `<tr data-token="${escapeHtml(t.id)}"><td>${escapeHtml(t.id)}</td><td>${escapeHtml(t['client_id.provider'])} / ${escapeHtml(t['client_id.guid'])}</td><td>${escapeHtml(t.tag ?? '')}</td><td>${escapeHtml(t.grant_type)}</td>
+<td>${escapeHtml(scopes)}</td><td>${escapeHtml(describeExpiry(t.expires, d.now))}</td><td>${escapeHtml(t.resource_owner_name ?? '—')}</td><td>${escapeHtml(describeError(t.error))}</td>
+<td><div class="actions">${button(d.csrf, 'refresh', t.id, 'Refresh', `Refresh ${label}`)}${button(d.csrf, 'revoke', t.id, 'Revoke', `Revoke ${label}`, 'danger')}</div></td></tr>`;
+    })
+    .join('');
+  return `<table><thead><tr><th scope="col">ID</th><th scope="col">Client</th><th scope="col">Tag</th><th scope="col">Grant</th><th scope="col">Scopes</th><th scope="col">Expires</th><th scope="col">Resource owner</th><th scope="col">Last refresh error</th><th scope="col">Actions</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+export function oauthPageBody(d: OAuthPageData): string {
+  return `${d.notice ? `<p class="notice" role="status">${escapeHtml(d.notice)}</p>` : ''}${
+    d.error ? `<p class="error" role="alert">${escapeHtml(d.error)}</p>` : ''
+  }
+<div class="card"><p>Register this <strong>redirect URI</strong> with the provider for each client:</p>
+<p><code id="redirect-uri">${escapeHtml(d.redirectUri)}</code></p>
+<p class="muted">Set <code>server.publicUrl</code> (or <code>pluginConfig.oauth-client.redirectUri</code>) when the service is reached under another address.</p></div>
+<h2>Clients</h2>
+${clientsTable(d)}
+<h2 id="tokens">System tokens</h2>
+<p class="muted">Tokens themselves are never shown here; Revoke forgets the token in this service.</p>
+${tokensTable(d)}
+<h2>Add a client</h2>
+<div class="card narrow">${clientForm(d)}</div>
+<h2>Providers</h2>
+${providersTable(d)}`;
+}

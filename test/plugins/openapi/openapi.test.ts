@@ -1,0 +1,116 @@
+/**
+ * The OpenAPI document: valid OpenAPI 3.1 (by an independent validator), every APIv4 action of the
+ * registry present, schemas that compile as JSON Schema 2020-12 and that real answers satisfy, the
+ * gate on /crm/openapi.json, and the reference page with its locally served renderer.
+ */
+import { Validator } from '@seriousme/openapi-schema-validator';
+import Ajv2020 from 'ajv/dist/2020';
+import { expect } from 'chai';
+import supertest from 'supertest';
+import { bootTestKernel, principalWith, type TestKernel } from '../../../host/testing';
+import { toOpenApiSchema } from '../../../plugins/openapi';
+import { loginAgent, seedWebUsers } from '../../support/web';
+
+type Doc = {
+  openapi: string;
+  paths: Record<string, { post: { requestBody?: unknown; responses: Record<string, { $ref?: string }> } }>;
+  components: { schemas: Record<string, object>; responses: Record<string, unknown>; securitySchemes: object };
+};
+
+describe('openapi', function () {
+  this.timeout(30000);
+  let t: TestKernel;
+  let doc: Doc;
+  before(async () => {
+    t = await bootTestKernel();
+    await seedWebUsers(t);
+    doc = t.kernel.container.resolve<{ document(): Doc }>('openApi').document();
+  });
+  after(() => t?.close());
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(doc) as never);
+    expect(result.errors ?? [], JSON.stringify(result.errors)?.slice(0, 2000)).to.deep.equal([]);
+    expect(result.valid).to.equal(true);
+    expect(validator.version).to.equal('3.1');
+  });
+
+  it('has a path for every APIv4 action in the registry and the APIv3 end-point, with the security schemes', () => {
+    for (const a of t.kernel.actions.list({ version: 4 }))
+      expect(doc.paths, `${a.entity}.${a.action}`).to.have.property(`/crm/ajax/api4/${a.entity}/${a.action}`);
+    expect(doc.paths).to.have.property('/crm/ajax/rest');
+    expect(doc.components.securitySchemes).to.have.keys(['xCrmAuth', 'bearer', 'basic', 'session']);
+    expect(doc.paths['/crm/ajax/api4/Contact/get'].post.responses['200'].$ref).to.equal(
+      '#/components/responses/Api4Rows.Contact',
+    );
+    expect(doc.paths['/crm/ajax/api4/Contact/get'].post.responses['403'].$ref).to.equal(
+      '#/components/responses/Api4Error403',
+    );
+  });
+
+  it('describes rows that real answers satisfy (Contact.get, Email.get through APIv4)', async () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    ajv.addFormat('date', /^\d{4}-\d{2}-\d{2}$/);
+    ajv.addFormat('email', /@/);
+    for (const [name, schema] of Object.entries(doc.components.schemas))
+      ajv.addSchema(schema, `#/components/schemas/${name}`);
+    const admin = principalWith(['*'], 1);
+    await t.kernel.call({
+      version: 4,
+      entity: 'Contact',
+      action: 'create',
+      params: {
+        values: { contact_type: 'Individual', first_name: 'Ada', last_name: 'Lovelace', birth_date: '1815-12-10' },
+      },
+      principal: admin,
+    });
+    for (const entity of ['Contact', 'Email']) {
+      const result = (await t.kernel.call({ version: 4, entity, action: 'get', params: {}, principal: admin })) as {
+        values: unknown[];
+      };
+      const validate = ajv.compile({ $ref: `#/components/schemas/${entity}` });
+      for (const row of result.values) expect(validate(row), JSON.stringify(validate.errors)).to.equal(true);
+    }
+  });
+
+  it('carries draft-07 tuples over to 2020-12 (prefixItems) and drops $schema/$id', () => {
+    expect(
+      toOpenApiSchema({
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        type: 'object',
+        properties: {
+          pair: { type: 'array', items: [{ type: 'string' }, { type: 'integer' }], additionalItems: false },
+        },
+      }),
+    ).to.deep.equal({
+      type: 'object',
+      properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'integer' }], items: false } },
+    });
+  });
+
+  it('serves /crm/openapi.json to callers with access CRM only', async () => {
+    const visitor = await supertest((await t.app()).callback()).get('/crm/openapi.json');
+    expect(visitor.status).to.equal(401);
+    const agent = supertest.agent((await t.app()).callback());
+    await loginAgent(agent, 'staff');
+    const res = await agent.get('/crm/openapi.json');
+    expect(res.status).to.equal(200);
+    expect(res.body.openapi).to.equal('3.1.0');
+  });
+
+  it('renders the reference page with swagger-ui served from this service', async () => {
+    const agent = supertest.agent((await t.app()).callback());
+    await loginAgent(agent, 'staff');
+    const page = await agent.get('/crm/docs/api');
+    expect(page.status).to.equal(200);
+    expect(page.text)
+      .to.include('src="/crm/assets/swagger-ui/swagger-ui-bundle.js"')
+      .and.include('data-url="/crm/openapi.json"');
+    expect(page.headers['content-security-policy']).to.include("script-src 'self';");
+    const bundle = await agent.get('/crm/assets/swagger-ui/swagger-ui-bundle.js');
+    expect(bundle.status).to.equal(200);
+    expect(bundle.headers['content-type']).to.match(/javascript/);
+    expect((await agent.get('/crm/assets/swagger-ui/package.json')).status).to.equal(404);
+  });
+});
