@@ -4,10 +4,12 @@ import { apiCliCommand } from '../entity-core';
 import type { EntityRegistry } from '../entity-core';
 import type { EntityStore } from '../entity-core';
 import { defineGenericActions } from './generic';
+import { api4Naming } from './naming';
 import { createApi4Service } from './service';
 
 export default definePlugin(({ services, actions, hooks }) => {
   hooks.tap(cliCommands, () => apiCliCommand(4, 'api4'));
+  actions.naming(4, api4Naming);
   services.singleton('api4', (c) => createApi4Service(c.api));
   defineGenericActions(
     actions,
