@@ -1,6 +1,7 @@
 import { definePlugin, KernelError, type HookBus } from '../../kernel';
 import { formatRenderers, httpRoutes, type Renderer } from '../../host';
-import { makeRoutes, type RestApi3Binding, type RestApi3Options } from './routes';
+import type { RestApi3Binding, RestApi3Options } from './binding';
+import { makeRoutes } from './routes';
 
 export default definePlugin<RestApi3Options>(({ config, hooks, services, log, onReady }) => {
   const renderers = new Map<string, Renderer>();

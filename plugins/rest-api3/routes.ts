@@ -4,61 +4,29 @@
  */
 import type { AwilixContainer } from 'awilix';
 import type { Context } from 'koa';
-import type { Logger } from '../../kernel';
 import { holds, isKernelError, type Cradle, type KernelError, type Principal } from '../../kernel';
-import { type Renderer, type RouteDefinition } from '../../host';
+import { type RouteDefinition } from '../../host';
 import { normaliseAction, normaliseEntity } from '../api3';
 import type { Api3Service } from '../api3';
 import { createError, errorEnvelope, normaliseCore, normaliseWp, restError } from './envelope';
-import { phpEmpty } from './php-params';
-import { buildParams, buildWpParams, decodeJson, readRequest, stringParam, wantsJson } from './request';
+import {
+  ENDPOINT_AUTH,
+  formatOf,
+  MESSAGES,
+  send,
+  sendXmlDisabled,
+  type Endpoint,
+  type Format,
+  type RestApi3Binding,
+} from './binding';
+import { buildParams, buildWpParams, decodeJson, readRequest, stringParam } from './request';
 
 type Obj = Record<string, unknown>;
-
-export interface RestApi3Options {
-  /** Enforce the X-Requested-With guard on the ajax route (the reference skips it in debug mode). */
-  csrfGuard: boolean;
-  /** Prefix of the legacy `<prefix>/extern/rest.php` end-point. */
-  externPrefix: string;
-}
-
-/** What the handlers share: options and the output formats collected at ready. */
-export interface RestApi3Binding {
-  readonly options: RestApi3Options;
-  readonly renderers: Map<string, Renderer>;
-  readonly log: Logger;
-}
-
-export type Endpoint = 'ajax' | 'extern' | 'wp';
-
-/** Auth methods per end-point (reference §1.1 compatibility table). */
-export const ENDPOINT_AUTH: Record<Endpoint, string[]> = {
-  ajax: ['authx', 'legacy-keys', 'session'],
-  extern: ['legacy-keys'],
-  wp: ['legacy-keys'],
-};
 
 /** Flows that are CSRF-resistant (reference §5.3). */
 const CSRF_SAFE_FLOWS = new Set(['param', 'xheader', 'legacyrest']);
 const MENU_PERMISSION = { anyOf: ['access CRM', 'access AJAX API'] };
 const Q_NAMESPACES = new Set(['civicrm', 'crm']);
-
-export const MESSAGES = {
-  missing: 'missing mandatory params "entity=" or "action="',
-  decode: '{"is_error":1,"0":"error_message","1":"Unable to decode supplied JSON."}',
-  csrf: 'SECURITY ALERT: Ajax requests can only be issued by javascript clients, eg. CRM.api3().',
-  destructiveGet: 'SECURITY: All requests that modify the database must be http POST, not GET.',
-  malformed: 'ERROR: Malformed REST path',
-  noKey: 'Failed to authenticate key',
-  xmlDisabled: 'XML output is not enabled on this server. Send json=1 (or json={…params…}) to get JSON.',
-  menu: 'You do not have permission to access this resource (requires access CRM or access AJAX API).',
-};
-
-interface Format {
-  json: boolean;
-  pretty: boolean;
-  flavour: 'core' | 'wp';
-}
 
 /** Builds the route definitions for the given paths of each end-point. */
 export function makeRoutes(binding: RestApi3Binding, paths: Partial<Record<Endpoint, string[]>>): RouteDefinition[] {
@@ -79,41 +47,6 @@ export function makeRoutes(binding: RestApi3Binding, paths: Partial<Record<Endpo
   add('extern', (ctx, scope) => handleCore(binding, 'extern', ctx, scope));
   add('wp', (ctx, scope) => handleWp(binding, ctx, scope));
   return routes;
-}
-
-function formatOf(ctx: Context, endpoint: Endpoint): Format {
-  const { merged } = readRequest(ctx, { jsonBody: endpoint === 'wp' });
-  const flavour = endpoint === 'wp' ? 'wp' : 'core';
-  const pretty = flavour === 'core' && !phpEmpty(merged.prettyprint);
-  return { json: wantsJson(merged, flavour), pretty, flavour };
-}
-
-function send(binding: RestApi3Binding, ctx: Context, value: unknown, fmt: Format, status = 200): void {
-  if (!fmt.json) {
-    const xml = binding.renderers.get('xml');
-    if (xml) {
-      ctx.status = status;
-      ctx.type = xml.mediaType;
-      ctx.body = xml.render(value, { flavour: fmt.flavour });
-      return;
-    }
-    return sendXmlDisabled(binding, ctx);
-  }
-  ctx.status = status;
-  ctx.type = 'application/json';
-  const json = binding.renderers.get('json');
-  ctx.body = json ? json.render(value, { prettyprint: fmt.pretty }) : JSON.stringify(value);
-}
-
-/** XML asked for but the format-xml plugin is not enabled: a JSON envelope with HTTP 406. */
-function sendXmlDisabled(binding: RestApi3Binding, ctx: Context): void {
-  send(
-    binding,
-    ctx,
-    { error_code: 'xml_not_enabled', is_error: 1, error_message: MESSAGES.xmlDisabled },
-    { json: true, pretty: false, flavour: 'core' },
-    406,
-  );
 }
 
 function securityData(ctx: Context, reason: string): Obj {

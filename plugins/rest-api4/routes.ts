@@ -5,8 +5,10 @@
 import type { AwilixContainer } from 'awilix';
 import type { Context } from 'koa';
 import type { Logger } from '../../kernel';
-import { KernelError, holds, isKernelError, type Cradle, type Principal } from '../../kernel';
+import { KernelError, type Cradle, type Principal } from '../../kernel';
 import { type RouteDefinition } from '../../host';
+import { errorBody, MESSAGES, renderError, sendJson, WireError } from './answers';
+import { decode, indexOf, input, paramsOf } from './request';
 import { applyIndex } from '../api4';
 import type { Api4Result, Api4Service } from '../api4';
 
@@ -25,31 +27,6 @@ export interface RestApi4Binding {
 export const AUTH = ['authx', 'legacy-keys', 'session'];
 /** Flows that are CSRF-resistant (§8). */
 const CSRF_SAFE_FLOWS = new Set(['param', 'xheader', 'legacyrest']);
-export const DEBUG_PERMISSION = 'view debug output';
-
-export const MESSAGES = {
-  csrf: 'SECURITY ALERT: Ajax requests can only be issued by javascript clients, eg. CRM.api4().',
-  destructiveGet: 'SECURITY: All requests that modify the database must be http POST, not GET.',
-  sorry: (id: string) => `Sorry an error occurred and your request was not completed. (Error ID: ${id})`,
-};
-
-/** Names of action params that may also come as their own query/form/JSON keys (merged into params). */
-const PARAM_KEYS = [
-  'select',
-  'where',
-  'orderBy',
-  'limit',
-  'offset',
-  'values',
-  'records',
-  'defaults',
-  'match',
-  'chain',
-  'loadOptions',
-  'action',
-  'reload',
-  'language',
-];
 
 /**
  * Builds the single-call and multi-call routes under each prefix (e.g. `/crm/ajax/api4`), named
@@ -77,22 +54,6 @@ export function makeApi4Routes(binding: RestApi4Binding, prefixes: string[], nam
   ];
 }
 
-function sendJson(ctx: Context, status: number, body: unknown): void {
-  ctx.status = status;
-  ctx.type = 'application/json';
-  ctx.body = JSON.stringify(body);
-}
-
-/** An error the binding answers itself (CSRF, GET guard, a malformed request). */
-class WireError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: Obj,
-  ) {
-    super(String(body.error_message));
-  }
-}
-
 function principalOf(ctx: Context, scope: AwilixContainer<Cradle>): Principal {
   return (ctx.state.principal ?? scope.cradle.principal) as Principal;
 }
@@ -102,58 +63,6 @@ function csrf(binding: RestApi4Binding, ctx: Context, principal: Principal): voi
   if (!binding.options.csrfGuard || ctx.method === 'OPTIONS') return;
   if (ctx.get('X-Requested-With') === 'XMLHttpRequest' || CSRF_SAFE_FLOWS.has(principal.flow ?? '')) return;
   throw new WireError(400, { error_code: 400, error_message: MESSAGES.csrf });
-}
-
-/** Query string and body as one object (body wins); a JSON body is taken as it is. */
-function input(ctx: Context): Obj {
-  const out: Obj = { ...(ctx.query as Obj) };
-  const body = ctx.request.body as unknown;
-  if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && body && typeof body === 'object' && !Array.isArray(body))
-    Object.assign(out, body as Obj);
-  delete out.__proto__;
-  return out;
-}
-
-function decode(v: unknown, what: string): unknown {
-  if (typeof v !== 'string') return v;
-  try {
-    return JSON.parse(v);
-  } catch {
-    throw new KernelError('E_INVALID_PARAMS', `Invalid JSON in ${what}`, { details: { error_field: what } });
-  }
-}
-
-/** `params` (JSON) plus any known action param given on its own, JSON-decoded when it parses. */
-function paramsOf(ctx: Context, all: Obj): Obj {
-  const raw = all.params === undefined || all.params === '' ? {} : decode(all.params, 'params');
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
-    throw new KernelError('E_INVALID_PARAMS', 'params must be a JSON object', { details: { error_field: 'params' } });
-  const params: Obj = { ...(raw as Obj) };
-  // A JSON request body without `params` is the params object itself.
-  if (all.params === undefined && ctx.request.is('json')) {
-    const body = ctx.request.body as Obj;
-    if (body && typeof body === 'object')
-      for (const [k, v] of Object.entries(body)) if (k !== 'index' && k !== '__proto__') params[k] = v;
-  }
-  for (const k of PARAM_KEYS) {
-    if (all[k] === undefined || k in params) continue;
-    const v = all[k];
-    if (typeof v === 'string') {
-      try {
-        params[k] = JSON.parse(v);
-      } catch {
-        params[k] = v;
-      }
-    } else params[k] = v;
-  }
-  delete params.__proto__;
-  return params;
-}
-
-function indexOf(v: unknown): unknown {
-  if (v === undefined || v === '' || v === null) return undefined;
-  if (typeof v === 'string' && /^\d+$/.test(v)) return Number(v);
-  return v;
 }
 
 /** One call: GET guard, checkPermissions forced on, the envelope. */
@@ -293,55 +202,4 @@ function handleMulti(binding: RestApi4Binding, ctx: Context, scope: AwilixContai
     // A success code is kept once any call has succeeded (§8).
     sendJson(ctx, anyOk || status === undefined ? 200 : status, out);
   });
-}
-
-/**
- * The error answer: 403 for refusals (`Authorization failed: …`, `ACL check failed`); 404 for an
- * unknown entity or action and 400 for invalid params (deliberately, where the reference says 500);
- * the reference's generic 500 for anything unexpected, with details only for `view debug output`.
- */
-export function errorBody(ctx: Context, err: unknown, principal: Principal | undefined, emit = true): [number, Obj] {
-  if (err instanceof WireError) return [err.status, err.body];
-  const e = isKernelError(err)
-    ? err
-    : new KernelError('E_INTERNAL', (err as Error)?.message ?? String(err), { cause: err });
-  const requestId = String(ctx.state.requestId ?? '');
-  if (e.code === 'E_FORBIDDEN' || e.code === 'E_UNAUTHENTICATED')
-    return [403, { error_code: 0, error_message: e.message, status: 403 }];
-  if (e.expose && e.status >= 400 && e.status < 500) {
-    const body: Obj = { error_code: e.code, error_message: e.message, status: e.status };
-    const field = e.details?.error_field ?? e.details?.fields;
-    if (field !== undefined) body.error_field = field;
-    if (Array.isArray(e.details?.problems)) body.problems = e.details.problems;
-    return [e.status, body];
-  }
-  if (emit) ctx.app.emit('error', e, ctx);
-  if (principal && holds(DEBUG_PERMISSION, principal.permissions)) {
-    const cause = (e.cause as Error | undefined)?.message;
-    return [
-      500,
-      {
-        error_id: requestId,
-        error_code: e.code,
-        error_message: cause && e.code === 'E_INTERNAL' ? cause : e.message,
-        status: 500,
-      },
-    ];
-  }
-  return [500, { error_code: '1', error_message: MESSAGES.sorry(requestId), status: 500 }];
-}
-
-/**
- * Errors that reach the boundary on these routes: an auth refusal with its own raw answer is sent by
- * the boundary; one without (a plain reject) is AuthX's `HTTP 401` text; the rest as {@link errorBody}.
- */
-export function renderError(err: KernelError, ctx: Context): void {
-  if (err.code === 'E_UNAUTHENTICATED' && !ctx.state.principal) {
-    ctx.status = 401;
-    ctx.type = 'text/plain';
-    ctx.body = `HTTP 401 ${err.message}`;
-    return;
-  }
-  const [status, body] = errorBody(ctx, err, ctx.state.principal as Principal | undefined, false);
-  sendJson(ctx, status, body);
 }

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { type Principal } from '../../../kernel';
-import { createDb, createKernel, createLogger } from '../../../host';
+import { cliContext, createDb, createKernel, createLogger } from '../../../host';
 import { failure, bootTestKernel, type TestKernel } from '../../../host/testing';
 import type { OAuthAccess } from '../../../plugins/oauth-client/bearer';
 import type { OAuthStore, Row } from '../../../plugins/oauth-client/store';
@@ -1062,7 +1062,7 @@ describe('OAuth entities and APIv4 actions (real authorization servers)', functi
           run: (...a: unknown[]) => unknown;
         }>;
         const flush = cmds.find((c) => c.name === 'flush')!;
-        expect(await flush.run([], {}, t.kernel)).to.match(/Flushed/);
+        expect(await flush.run([], {}, cliContext(t.kernel))).to.match(/Flushed/);
         expect(flushed).to.be.greaterThan(afterFirst);
       } finally {
         providers.flush = orig;

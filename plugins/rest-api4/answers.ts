@@ -1,0 +1,83 @@
+/**
+ * How the APIv4 REST end-points answer: JSON bodies, the errors the binding answers itself, and the
+ * error answer for everything else (statuses and wording of reference §8).
+ */
+import type { Context } from 'koa';
+import { KernelError, holds, isKernelError, type Principal } from '../../kernel';
+
+type Obj = Record<string, unknown>;
+
+export const DEBUG_PERMISSION = 'view debug output';
+
+export const MESSAGES = {
+  csrf: 'SECURITY ALERT: Ajax requests can only be issued by javascript clients, eg. CRM.api4().',
+  destructiveGet: 'SECURITY: All requests that modify the database must be http POST, not GET.',
+  sorry: (id: string) => `Sorry an error occurred and your request was not completed. (Error ID: ${id})`,
+};
+
+export function sendJson(ctx: Context, status: number, body: unknown): void {
+  ctx.status = status;
+  ctx.type = 'application/json';
+  ctx.body = JSON.stringify(body);
+}
+
+/** An error the binding answers itself (CSRF, GET guard, a malformed request). */
+export class WireError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: Obj,
+  ) {
+    super(String(body.error_message));
+  }
+}
+
+/**
+ * The error answer: 403 for refusals (`Authorization failed: …`, `ACL check failed`); 404 for an
+ * unknown entity or action and 400 for invalid params (deliberately, where the reference says 500);
+ * the reference's generic 500 for anything unexpected, with details only for `view debug output`.
+ */
+export function errorBody(ctx: Context, err: unknown, principal: Principal | undefined, emit = true): [number, Obj] {
+  if (err instanceof WireError) return [err.status, err.body];
+  const e = isKernelError(err)
+    ? err
+    : new KernelError('E_INTERNAL', (err as Error)?.message ?? String(err), { cause: err });
+  const requestId = String(ctx.state.requestId ?? '');
+  if (e.code === 'E_FORBIDDEN' || e.code === 'E_UNAUTHENTICATED')
+    return [403, { error_code: 0, error_message: e.message, status: 403 }];
+  if (e.expose && e.status >= 400 && e.status < 500) {
+    const body: Obj = { error_code: e.code, error_message: e.message, status: e.status };
+    const field = e.details?.error_field ?? e.details?.fields;
+    if (field !== undefined) body.error_field = field;
+    if (Array.isArray(e.details?.problems)) body.problems = e.details.problems;
+    return [e.status, body];
+  }
+  if (emit) ctx.app.emit('error', e, ctx);
+  if (principal && holds(DEBUG_PERMISSION, principal.permissions)) {
+    const cause = (e.cause as Error | undefined)?.message;
+    return [
+      500,
+      {
+        error_id: requestId,
+        error_code: e.code,
+        error_message: cause && e.code === 'E_INTERNAL' ? cause : e.message,
+        status: 500,
+      },
+    ];
+  }
+  return [500, { error_code: '1', error_message: MESSAGES.sorry(requestId), status: 500 }];
+}
+
+/**
+ * Errors that reach the boundary on these routes: an auth refusal with its own raw answer is sent by
+ * the boundary; one without (a plain reject) is AuthX's `HTTP 401` text; the rest as {@link errorBody}.
+ */
+export function renderError(err: KernelError, ctx: Context): void {
+  if (err.code === 'E_UNAUTHENTICATED' && !ctx.state.principal) {
+    ctx.status = 401;
+    ctx.type = 'text/plain';
+    ctx.body = `HTTP 401 ${err.message}`;
+    return;
+  }
+  const [status, body] = errorBody(ctx, err, ctx.state.principal as Principal | undefined, false);
+  sendJson(ctx, status, body);
+}
