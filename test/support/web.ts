@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import type supertest from 'supertest';
 import type { TestKernel } from '../../host/testing';
-import type { IdentityStore } from '../../plugins/users/store';
+import type { IdentityStore } from '../../plugins/users';
 
 export const WEB_PASSWORD = 'page-tests-password-42';
 

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import supertest from 'supertest';
 import { bootTestKernel, principalWith, type TestKernel } from '../../../host/testing';
-import { contactExamples } from '../../../plugins/entity-contact/explorer-examples';
+import { contactExamples } from '../../../plugins/entity-contact';
 import { escapeHtml, jsonForScript } from '../../../plugins/web-pages';
 import { hiddenValue, loginAgent, seedWebUsers, WEB_PASSWORD } from '../../support/web';
 
