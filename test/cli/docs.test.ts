@@ -18,7 +18,15 @@ describe('generated docs', function () {
       env: { ...process.env, DATABASE_URL: '', CRM_CONFIG: '' },
     });
     expect(r.status, r.stderr).to.equal(0);
-    for (const f of ['hooks.md', 'actions.md', 'errors.md', 'manifest.md', 'entities.md', 'config.schema.json', 'openapi.json']) {
+    for (const f of [
+      'hooks.md',
+      'actions.md',
+      'errors.md',
+      'manifest.md',
+      'entities.md',
+      'config.schema.json',
+      'openapi.json',
+    ]) {
       expect(readFileSync(path.join(out, f), 'utf8'), `docs/${f} is stale: run npm run docs`).to.equal(
         readFileSync(path.join(root, 'docs', f), 'utf8'),
       );
