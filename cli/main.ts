@@ -185,8 +185,10 @@ function fail(err: unknown): never {
 
 const builtins = new Set(program.commands.map((c) => c.name()));
 try {
-  // Plugin commands need a registered kernel; skip that work for the built-in commands.
-  const first = process.argv.slice(2).find((a) => !a.startsWith('-'));
+  // Plugin commands need a registered kernel; skip that work for the built-in commands. The global options
+  // (`-c <file>`) are read first, so the command is the first operand (not the config path) and plugin
+  // commands see the same configuration.
+  const [first] = program.parseOptions(process.argv.slice(2)).operands;
   if (!first || !builtins.has(first)) await addPluginCommands();
   await program.parseAsync(process.argv);
 } catch (err) {

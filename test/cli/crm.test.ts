@@ -1,6 +1,6 @@
 /** The `crm` command as a deployer runs it: a real process, a real port, a real data folder. */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,6 +65,21 @@ describe('crm CLI', function () {
     expect(r.status).to.equal(1);
     expect(r.stderr.trim().split('\n')).to.have.length(1);
     expect(r.stderr).to.contain('Database unreachable');
+  });
+
+  it('-c <file>: the command is the one after the options, and plugin commands use that configuration', () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'crm-config-'));
+    const file = path.join(folder, 'crm.config.json');
+    const dataDir = path.join(folder, 'data');
+    writeFileSync(file, JSON.stringify({ dataDir, log: { level: 'warn' } }));
+    const builtin = run(['-c', file, 'plugins']);
+    expect(builtin.status, builtin.stderr).to.equal(0);
+    expect(builtin.stdout).to.match(/plugins enabled/);
+    const fromPlugin = run(['-c', file, 'user', 'list']);
+    expect(fromPlugin.status, fromPlugin.stderr).to.equal(0);
+    expect(fromPlugin.stdout).to.match(/admin/);
+    // The embedded database was opened in the configured data folder, not in ./var.
+    expect(existsSync(path.join(dataDir, 'pgdata'))).to.equal(true);
   });
 
   it('plugins: lists every installed plugin and whether it is enabled', () => {
