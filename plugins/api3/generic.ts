@@ -214,6 +214,7 @@ class Generic {
       key: x.key,
       from: at.get(x.field.labelOf ?? x.path) ?? -1,
       labels: x.field.labelOf ? labelMaps.get(x.key)! : undefined,
+      json: x.field.type === 'Json',
     }));
     const rows = raw.rows.map((r) => {
       const rec: Row = {};
@@ -229,7 +230,9 @@ class Generic {
           typeof v === 'string'
             ? v
             : typeof v === 'object'
-              ? stringifyLeaves(v)
+              ? x.json
+                ? JSON.stringify(v)
+                : stringifyLeaves(v)
               : typeof v === 'boolean'
                 ? v
                   ? '1'

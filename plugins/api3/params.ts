@@ -209,10 +209,25 @@ export async function coerceValue(fc: FilterContext, field: FieldDef, value: unk
         return Number(value);
       throw invalid(`${key} is not a valid integer`, 2001, { error_field: key, type: 'integer' });
     case 'Float':
-    case 'Money':
       if (value === '' || Number.isNaN(Number(value)))
         throw invalid(`${key} is not a valid number`, 2001, { error_field: key });
       return Number(value);
+    case 'Money': {
+      // Exact decimals: the amount's text goes to the numeric column as written, never through a float.
+      const amount = String(value).trim();
+      if (!/^-?\d{1,18}(\.\d{1,9})?$/.test(amount))
+        throw invalid(`${key} is not a valid amount`, 2001, { error_field: key });
+      return amount;
+    }
+    case 'Json':
+      // APIv3 speaks JSON text for these (a structure inside `json=` is taken too).
+      if (typeof value !== 'string') return JSON.stringify(value);
+      try {
+        JSON.parse(value);
+      } catch {
+        throw invalid(`${key} is not valid JSON`, 2001, { error_field: key });
+      }
+      return value;
     case 'Boolean': {
       const s = String(value).toLowerCase();
       if (['1', 'true', 'yes'].includes(s)) return 1;

@@ -3,9 +3,25 @@
  * update, save, delete, replace, getFields, getActions, checkAccess; every one accepts `chain`.
  */
 import { KernelError, isKernelError, type ActionContext, type ActionRegistrar, type Permission } from '../../kernel';
-import type { CompiledEntity, EntityRegistry, EntityService, EntitySession, FieldDef } from '../entity-core';
-import { permissionFor } from '../entity-core';
-import { type Condition } from '../entity-core';
+import type {
+  CompiledEntity,
+  EntityRegistry,
+  EntityService,
+  EntitySession,
+  FieldDef,
+  OptionItem,
+  Query,
+} from '../entity-core';
+import { permissionFor, type Condition } from '../entity-core';
+import {
+  optionsOf,
+  optionText,
+  orderOfValues,
+  resolveValueSuffixes,
+  splitSuffix,
+  translateFilter,
+  type Suffix,
+} from './suffixes';
 import {
   coerceWrite,
   equalities,
@@ -220,14 +236,16 @@ class Generic {
    * Conditions of a read or write: `where`, the conditions the entity's `beforeGet` taps add (e.g. only
    * the caller's session's tokens), then the entity's get defaults (Contact's `is_deleted`).
    */
-  private where(
+  private async where(
     e: CompiledEntity,
     where: unknown,
     wc: WhereContext,
+    db: ActionContext['db'],
     applyDefaults = true,
     params: Params = {},
-  ): Condition[] {
+  ): Promise<Condition[]> {
     const conds = parseWhere(wc, where);
+    await this.translateSuffixes(wc, db);
     conds.push(...this.service.beforeGet(e, params, { principal: wc.principal, trusted: wc.trusted }).where);
     if (applyDefaults) {
       for (const f of v4Fields(e))
@@ -235,6 +253,26 @@ class Generic {
           conds.push({ path: f.name, op: '=', value: f.getDefault });
     }
     return conds;
+  }
+
+  /** Filters on `field:name` / `field:label` become filters on the stored values. */
+  private async translateSuffixes(wc: WhereContext, db: ActionContext['db']): Promise<void> {
+    for (const { filter, suffix, field, path } of wc.suffixed ?? [])
+      await translateFilter(filter, suffix, await optionsOf(this.registry, db, field, path), field);
+    wc.suffixed = [];
+  }
+
+  /** orderBy on `field:label`: the stored values in the order of their option text. */
+  private async sortOf(wc: WhereContext, orderBy: unknown, db: ActionContext['db']): Promise<Query['sort']> {
+    const sort = [];
+    for (const item of parseOrderBy(wc, orderBy)) {
+      if (!item.suffix) sort.push({ path: item.path, dir: item.dir });
+      else {
+        const options = await optionsOf(this.registry, db, item.suffix.field, item.suffix.path);
+        sort.push({ path: item.path, dir: item.dir, byValues: orderOfValues(options, item.suffix.suffix) });
+      }
+    }
+    return sort;
   }
 
   /** Joining onto another entity needs `get` on it too (as APIv3's joins). */
@@ -290,6 +328,7 @@ class Generic {
     const rowCount = requested.includes('row_count');
     const rest = requested.filter((s) => s !== 'row_count');
     const fields = new Map<string, FieldDef>();
+    const suffixed: Array<{ key: string; base: string; suffix: Suffix; options: OptionItem[] }> = [];
     if ((!rest.length && !rowCount) || rest.includes('*'))
       for (const [k, f] of this.allFields(e, ctx)) if (!f.secret) fields.set(k, f);
     for (const s of rest) {
@@ -302,13 +341,24 @@ class Generic {
         for (const f of v4Fields(target)) if (!f.secret) fields.set(`${s.slice(0, -2)}.${f.name}`, f);
         continue;
       }
-      const r = resolvePath(this.registry, e, s, ctx.principal, { secretLeaf: true, trusted: ctx.trusted });
+      const { base, suffix } = splitSuffix(s);
+      const r = resolvePath(this.registry, e, base, ctx.principal, { secretLeaf: true, trusted: ctx.trusted });
       if (!mayRead(r.field, ctx.principal, ctx.trusted)) continue; // secrets are omitted for callers lacking their permission
       wc.paths.push(r);
-      fields.set(s, r.field);
+      if (suffix) {
+        const options = await optionsOf(this.registry, ctx.db, r.field, s);
+        suffixed.push({ key: s, base, suffix, options });
+      } else fields.set(s, r.field);
     }
-    const where = this.where(e, p.where, wc, true, p);
-    const sort = parseOrderBy(wc, p.orderBy);
+    // A suffixed column reads its field's stored value; the value itself is shown only if selected too.
+    const hiddenBases = new Set<string>();
+    for (const { base } of suffixed)
+      if (!fields.has(base)) {
+        hiddenBases.add(base);
+        fields.set(base, resolvePath(this.registry, e, base, ctx.principal, { trusted: ctx.trusted }).field);
+      }
+    const where = await this.where(e, p.where, wc, ctx.db, true, p);
+    const sort = await this.sortOf(wc, p.orderBy, ctx.db);
     await this.checkJoins(wc, ctx);
     // Fields a chain refers to (`$id`, `$contact_id`) are fetched with the rows (and returned, as APIv4 does).
     if (p.chain && fields.size) {
@@ -334,7 +384,12 @@ class Generic {
         offset: (p.offset as number) || undefined,
         joinAccess: true,
       });
-      values = raw.map((r) => this.out(fields, r, ctx));
+      values = raw.map((r) => {
+        const row = this.out(fields, r, ctx);
+        for (const column of suffixed) row[column.key] = optionText(column.options, column.suffix, row[column.base]);
+        for (const base of hiddenBases) delete row[base];
+        return row;
+      });
     }
     const countMatched = rowCount
       ? await this.service.count(this.session(ctx), e, { where, joinAccess: true })
@@ -388,19 +443,24 @@ class Generic {
     extra: Condition[] = [],
   ): Promise<number[]> {
     const wc = this.wc(e, ctx);
-    const conds = [...extra, ...this.where(e, where, wc, false)];
+    const conds = [...extra, ...(await this.where(e, where, wc, ctx.db, false))];
     await this.checkJoins(wc, ctx);
     const rows = await this.service.get(this.session(ctx), e, { where: conds, select: ['id'], joinAccess: true });
     return rows.map((r) => Number(r.id));
   }
 
+  /** `values` with `field:name` keys resolved to stored values (option lookups need the database). */
+  private suffixFree(e: CompiledEntity, raw: unknown, ctx: ActionContext): Promise<unknown> {
+    return resolveValueSuffixes(this.registry, ctx.db, e, raw);
+  }
+
   async create(e: CompiledEntity, p: Params, ctx: ActionContext) {
-    const values = this.values(e, p.values, ctx, false);
+    const values = this.values(e, await this.suffixFree(e, p.values, ctx), ctx, false);
     return { values: [await this.saveOne(e, values, null, ctx)] };
   }
 
   async update(e: CompiledEntity, p: Params, ctx: ActionContext) {
-    const values = this.values(e, p.values, ctx);
+    const values = this.values(e, await this.suffixFree(e, p.values, ctx), ctx);
     const hasWhere = Array.isArray(p.where) && p.where.length > 0;
     if (!hasWhere && values.id === undefined)
       throw invalid('Parameter "where" is required unless values include an id', { error_field: 'where' });
@@ -415,12 +475,12 @@ class Generic {
 
   async save(e: CompiledEntity, p: Params, ctx: ActionContext) {
     const records = (p.records as Row[] | undefined) ?? [];
-    const defaults = this.values(e, p.defaults ?? {}, ctx, false);
+    const defaults = this.values(e, await this.suffixFree(e, p.defaults ?? {}, ctx), ctx, false);
     const match = (p.match as string[] | undefined) ?? [];
     for (const m of match) if (!v4Field(e, m)) throw invalid(`Invalid field '${m}' in match`, { error_field: m });
     const out: Row[] = [];
     for (const [i, rec] of records.entries()) {
-      const values = { ...defaults, ...this.values(e, rec, ctx) };
+      const values = { ...defaults, ...this.values(e, await this.suffixFree(e, rec, ctx), ctx) };
       let existing: Row | null = null;
       if (values.id !== undefined) {
         const seen = await this.matching(e, undefined, ctx, [{ path: 'id', op: '=', value: values.id }]);
@@ -467,6 +527,7 @@ class Generic {
       throw invalid('Parameter "where" is required for replace', { error_field: 'where' });
     const wc = this.wc(e, ctx);
     const conds = parseWhere(wc, p.where);
+    await this.translateSuffixes(wc, ctx.db);
     const before = await this.matching(e, p.where, ctx);
     // The where's equalities are defaults of every record (as APIv4 does).
     const defaults = { ...equalities(conds), ...((p.defaults as Row | undefined) ?? {}) };
@@ -542,38 +603,34 @@ class Generic {
     const api = ctx.scope.cradle.api;
     let access = await api.can(e.name, action, ctx.principal, { version: 4, params: { values: p.values ?? {} } });
     const values = (p.values ?? {}) as Row;
-    if (access && e.ownerField && !this.service.isTrusted(this.session(ctx))) {
-      const a = action.toLowerCase();
-      const op =
-        a === 'delete'
-          ? 'delete'
-          : a === 'create' || (a === 'save' && values.id === undefined)
-            ? 'create'
-            : ['update', 'save'].includes(a)
-              ? 'edit'
-              : a === 'get'
-                ? 'view'
-                : undefined;
-      try {
-        if (op === 'create') await this.service.checkWrite(this.session(ctx), e, 'create', values);
-        else if (op && values.id !== undefined) {
-          const id = Number(values.id);
-          const visible = Number.isSafeInteger(id)
-            ? await this.service.get(this.session(ctx), e, {
-                where: [{ path: 'id', op: '=', value: id }],
-                select: ['id'],
-              })
-            : [];
-          const row = visible.length ? await this.service.byId(this.session(ctx), e, id) : null;
-          if (!row) access = false;
-          else if (op !== 'view') await this.service.checkWrite(this.session(ctx), e, op, row);
-        }
-      } catch (err) {
-        if (!isKernelError(err) || err.code !== 'E_FORBIDDEN') throw err;
-        access = false;
-      }
-    }
+    if (access && !this.service.isTrusted(this.session(ctx)))
+      access = await this.rowAccessAllows(e, action, values, ctx);
     return { values: [{ access }] };
+  }
+
+  /** checkAccess's row part: the row the action would touch (or create) must pass row access. */
+  private async rowAccessAllows(e: CompiledEntity, action: string, values: Row, ctx: ActionContext): Promise<boolean> {
+    const name = action.toLowerCase();
+    const creates = name === 'create' || (name === 'save' && values.id === undefined);
+    const operation = name === 'delete' ? 'delete' : ['update', 'save'].includes(name) ? 'edit' : undefined;
+    const session = this.session(ctx);
+    try {
+      if (creates) await this.service.checkWrite(session, e, 'create', { proposed: values });
+      else if ((operation || name === 'get') && values.id !== undefined) {
+        const id = Number(values.id);
+        if (!Number.isSafeInteger(id)) return false;
+        const visible = await this.service.get(session, e, {
+          where: [{ path: 'id', op: '=', value: id }],
+          select: ['id'],
+        });
+        if (!visible.length) return false;
+        if (operation) await this.service.checkWrite(session, e, operation, { id });
+      }
+      return true;
+    } catch (err) {
+      if (!isKernelError(err) || err.code !== 'E_FORBIDDEN') throw err;
+      return false;
+    }
   }
 
   // ---------------------------------------------------------------- chain

@@ -5,7 +5,15 @@
  */
 import { KernelError, type Principal } from '../../kernel';
 import type { CompiledEntity, EntityRegistry, FieldDef } from '../entity-core';
-import { MAX_CONDITION_DEPTH, MAX_JOINS, V4_OPERATORS, type Condition, type Operator } from '../entity-core';
+import {
+  MAX_CONDITION_DEPTH,
+  MAX_JOINS,
+  V4_OPERATORS,
+  type Condition,
+  type Filter,
+  type Operator,
+} from '../entity-core';
+import { splitSuffix, type Suffix } from './suffixes';
 
 export const MAX_PATH_JOINS = MAX_JOINS;
 
@@ -66,6 +74,7 @@ export function resolvePath(
 }
 
 const isTextType = (f: FieldDef) => f.type === 'String' || f.type === 'Text' || f.type === 'Email' || f.type === 'Url';
+const DECIMAL = /^-?\d{1,18}(\.\d{1,9})?$/;
 const DATE = /^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$/;
 
 /** One scalar for a field, with JSON types checked (`what` names it in the error). */
@@ -80,10 +89,14 @@ export function coerceScalar(f: FieldDef, v: unknown, what: string): unknown {
       if (typeof v === 'boolean') return v ? 1 : 0;
       throw bad('an integer');
     case 'Float':
-    case 'Money':
       if (typeof v === 'number' && Number.isFinite(v)) return v;
       if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
       throw bad('a number');
+    case 'Money':
+      // Exact decimals: a decimal string is kept as written (never through a float), a number as its text.
+      if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+      if (typeof v === 'string' && DECIMAL.test(v.trim())) return v.trim();
+      throw bad('a decimal amount');
     case 'Boolean':
       if (typeof v === 'boolean') return v;
       if (v === 0 || v === 1 || v === '0' || v === '1') return Number(v) === 1;
@@ -112,7 +125,9 @@ export function coerceWrite(f: FieldDef, v: unknown): unknown {
       return String(x);
     });
   }
-  // Text fields holding JSON may be given as an object or list; the entity's taps (or saveOne) encode it.
+  // A Json field takes any JSON value (stored as its JSON text); Text fields holding JSON may be given as an
+  // object or list too, which the entity service stores as JSON text.
+  if (f.type === 'Json') return JSON.stringify(v);
   if (f.type === 'Text' && typeof v === 'object') return v;
   const out = coerceScalar(f, v, f.name);
   if (typeof out === 'string' && f.maxlength && isTextType(f) && out.length > f.maxlength) {
@@ -137,6 +152,8 @@ export interface WhereContext {
   trusted?: boolean;
   /** Every resolved path (for join permission checks). */
   paths: ResolvedPath[];
+  /** Filters on suffixed paths (`gender_id:name`), translated to stored values once options are loaded. */
+  suffixed?: Array<{ filter: Filter; suffix: Suffix; field: FieldDef; path: string }>;
 }
 
 /**
@@ -171,8 +188,10 @@ function parseClause(wc: WhereContext, clause: unknown, depth: number): Conditio
     throw invalid(`Illegal operator ${JSON.stringify(clause[1])} for ${head}; use one of ${V4_OPERATORS.join(', ')}`, {
       error_field: head,
     });
-  const r = resolvePath(wc.registry, wc.entity, head, wc.principal, { trusted: wc.trusted });
+  const { base, suffix } = splitSuffix(head);
+  const r = resolvePath(wc.registry, wc.entity, base, wc.principal, { trusted: wc.trusted });
   wc.paths.push(r);
+  if (suffix) return suffixedClause(wc, clause, op as Operator, r, suffix, head);
   const f = r.field;
   const what = `where ${head}`;
   if (NO_VALUE.has(op)) return { path: head, op: op as Operator };
@@ -205,6 +224,26 @@ function parseClause(wc: WhereContext, clause: unknown, depth: number): Conditio
   return { path: head, op: op as Operator, value: scalarFor(f, value, what) };
 }
 
+/** A clause on `field:suffix`: option names or labels, kept as given until the options are loaded. */
+function suffixedClause(
+  wc: WhereContext,
+  clause: unknown[],
+  op: Operator,
+  resolved: ResolvedPath,
+  suffix: Suffix,
+  head: string,
+): Condition {
+  const value = clause[2];
+  if (!NO_VALUE.has(op) && clause.length < 3)
+    throw invalid(`Operator ${op} for ${head} needs a value`, { error_field: head });
+  const items = Array.isArray(value) ? value : [value];
+  if (!NO_VALUE.has(op) && items.some((item) => item === null || typeof item === 'object'))
+    throw invalid(`where ${head}: expected option ${suffix}s`, { error_field: head });
+  const filter: Filter = { path: resolved.path, op, value };
+  (wc.suffixed ??= []).push({ filter, suffix, field: resolved.field, path: head });
+  return filter;
+}
+
 function scalarFor(f: FieldDef, v: unknown, what: string): unknown {
   if (v === null || typeof v === 'object') throw invalid(`${what}: expected a scalar value`, { error_field: what });
   if (f.serialize) return String(v);
@@ -220,12 +259,19 @@ export function mentions(conds: Condition[], name: string): boolean {
         ? mentions(c.and, name)
         : 'not' in c
           ? mentions([c.not], name)
-          : c.path === name,
+          : 'path' in c && c.path === name,
   );
 }
 
-/** `orderBy: {field: 'ASC'|'DESC'}`. */
-export function parseOrderBy(wc: WhereContext, orderBy: unknown): Array<{ path: string; dir: 'ASC' | 'DESC' }> {
+export interface SortItem {
+  path: string;
+  dir: 'ASC' | 'DESC';
+  /** Sort by option text (`field:label`): the field and suffix, for the caller to load the options. */
+  suffix?: { suffix: Suffix; field: FieldDef; path: string };
+}
+
+/** `orderBy: {field: 'ASC'|'DESC'}` (a suffixed field sorts by its options' names or labels). */
+export function parseOrderBy(wc: WhereContext, orderBy: unknown): SortItem[] {
   if (orderBy === undefined || orderBy === null) return [];
   if (typeof orderBy !== 'object' || Array.isArray(orderBy))
     throw invalid('Parameter "orderBy" must be an object {field: "ASC"|"DESC"}');
@@ -233,8 +279,10 @@ export function parseOrderBy(wc: WhereContext, orderBy: unknown): Array<{ path: 
     const d = typeof dir === 'string' ? dir.toUpperCase() : '';
     if (d !== 'ASC' && d !== 'DESC')
       throw invalid(`Invalid sort direction ${JSON.stringify(dir)} for ${path}`, { error_field: path });
-    wc.paths.push(resolvePath(wc.registry, wc.entity, path, wc.principal, { trusted: wc.trusted }));
-    return { path, dir: d };
+    const { base, suffix } = splitSuffix(path);
+    const resolved = resolvePath(wc.registry, wc.entity, base, wc.principal, { trusted: wc.trusted });
+    wc.paths.push(resolved);
+    return suffix ? { path: base, dir: d, suffix: { suffix, field: resolved.field, path } } : { path, dir: d };
   });
 }
 

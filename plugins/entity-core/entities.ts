@@ -1,7 +1,7 @@
 /** The entity service bound to one session: lifecycle code's `sc.entities`, and trusted in-process callers. */
 import { KernelError } from '../../kernel';
 import { present, type EntityService, type EntitySession } from './service';
-import type { Condition, Query } from './store';
+import type { Condition, Query } from './conditions';
 import type { CompiledEntity, FieldDef } from './types';
 
 type Row = Record<string, unknown>;

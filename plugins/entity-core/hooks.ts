@@ -1,13 +1,25 @@
 /** Hooks entity-core owns. */
 import { defineHook, type Principal } from '../../kernel';
+import type { Condition } from './conditions';
 
-/** Which rows a principal may touch: every row, none, or those owned by these contacts. */
-export type RowAccess = 'all' | 'none' | { contactIds: number[] };
+export type RowOperation = 'view' | 'edit' | 'delete' | 'create';
 
-export const entityAccess = defineHook.bail<
-  RowAccess,
-  [{ entity: string; operation: 'view' | 'edit' | 'delete' | 'create'; principal: Principal }]
->(
+/**
+ * Which rows of an entity a principal may touch: every row, none, or those matching conditions (on the
+ * entity's own field paths; `{exists}` reaches related records).
+ */
+export type RowAccess = 'all' | 'none' | { where: Condition[] };
+
+export interface RowAccessQuery {
+  entity: string;
+  /** The entity's owning-contact field from its metadata (`id` on Contact, `contact_id` on Email…), if any. */
+  ownerField?: string;
+  operation: RowOperation;
+  principal: Principal;
+}
+
+export const entityAccess = defineHook.collect<RowAccess, [RowAccessQuery]>(
   'entity.access',
-  'Per read and write of an entity with an owner field: answer all, none or {contactIds}; no answer means all',
+  'Per read and write of an entity by an untrusted caller: answer all, none or {where: conditions}; ' +
+    'every answer must hold (they are AND-ed), no answer means all',
 );

@@ -9,18 +9,20 @@ export { applySchemaSteps, revertSchemaSteps, stepSql } from './ddl';
 export { introspectSchema, comparableSnapshot, comparableSql } from './introspect';
 export { loadEntityFiles, entityFile, type EntityProvider } from './metadata';
 export {
-  EntityStore,
   MAX_CONDITION_DEPTH,
   MAX_JOINS,
   OPERATORS,
   V4_OPERATORS,
   conditionPaths,
-  dbError,
   type Condition,
+  type Exists,
   type Filter,
   type Operator,
   type Query,
-} from './store';
+} from './conditions';
+export { EntityStore } from './store';
+export { dbError } from './db-errors';
+export { allOf } from './row-access';
 export { apiCliCommand, CLI_PRINCIPAL } from './cli';
 export { EntityService, type EntitySession, type SaveErrors, type SaveOptions } from './service';
 export type { Entities, EntityQuery } from './entities';

@@ -7,6 +7,8 @@ export interface OptionItem {
   value: string;
   name: string;
   label: string;
+  /** A short form where the options have one (a country's ISO code, a state's abbreviation). */
+  abbr?: string;
 }
 
 /** Loads the options of an option group (entity-option provides it). */
@@ -104,6 +106,12 @@ export class EntityRegistry {
     const e = this.map.get(name);
     if (!e) throw new KernelError('E_ACTION_NOT_FOUND', `Unknown entity ${name}`);
     return e;
+  }
+
+  /** The entity stored in this table (dynamic references name tables: `entity_table` = 'crm_contact'). */
+  byTable(table: string): CompiledEntity | undefined {
+    for (const entity of this.map.values()) if (entity.table === table) return entity;
+    return undefined;
   }
 
   /** Entity names, optionally only those an API version serves. */

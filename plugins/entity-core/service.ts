@@ -9,9 +9,11 @@ import type { Knex } from 'knex';
 import { KernelError, type Cradle, type Principal } from '../../kernel';
 import { sqlDuring } from '../../host';
 import type { EntityRegistry } from './registry';
-import { type Condition, type EntityStore, type Query } from './store';
+import type { Condition, Query } from './conditions';
+import type { EntityStore } from './store';
 import type { CompiledEntity, SaveContext } from './types';
 import { bindEntities, type Entities } from './entities';
+import { checkDynamicReferences } from './dynamic-refs';
 
 type Row = Record<string, unknown>;
 
@@ -163,14 +165,18 @@ export class EntityService {
     for (const field of entity.fields)
       if (!field.serialize && values[field.name] !== null && typeof values[field.name] === 'object')
         if (!(values[field.name] instanceof Date)) values[field.name] = JSON.stringify(values[field.name]);
+    await checkDynamicReferences(session.db, this.registry, entity, values, { ...existing, ...values });
     if (!existing) {
       const missing = entity.fields.filter((f) => f.apiRequired && !present(values[f.name])).map((f) => f.name);
       if (missing.length) throw options.errors?.mandatory?.(missing, entity) ?? mandatory(missing, entity);
     }
-    await this.checkWrite(session, entity, existing ? 'edit' : 'create', existing ?? values, options.errors);
-    const owner = entity.ownerField;
-    if (existing && owner && values[owner] !== undefined && values[owner] !== existing[owner])
-      await this.checkWrite(session, entity, 'edit', values, options.errors);
+    if (existing) {
+      await this.checkWrite(session, entity, 'edit', { id: Number(existing.id) }, options.errors);
+      // An update may not move a row out of what the caller may edit (an email to another contact).
+      const viewer = this.viewer(session);
+      if (viewer && (await this.store.access.touches(entity, values, viewer)))
+        await this.checkWrite(session, entity, 'edit', { proposed: { ...existing, ...values } }, options.errors);
+    } else await this.checkWrite(session, entity, 'create', { proposed: values }, options.errors);
     const row = existing
       ? (await this.store.updateRow(session.db, entity, Number(existing.id), values))!
       : await this.store.insertRow(session.db, entity, values);
@@ -187,7 +193,7 @@ export class EntityService {
    * → DELETE → afterDelete (also after a handled delete). Access comes first so a handling tap is covered too.
    */
   async delete(session: EntitySession, entity: CompiledEntity, row: Row, options: SaveOptions = {}): Promise<void> {
-    await this.checkWrite(session, entity, 'delete', row, options.errors);
+    await this.checkWrite(session, entity, 'delete', { id: Number(row.id) }, options.errors);
     const sc = this.saveContext(session, options.params ?? { id: row.id }, row);
     let handled = false;
     for (const lifecycle of entity.lifecycle)
@@ -199,16 +205,21 @@ export class EntityService {
     for (const lifecycle of entity.lifecycle) await lifecycle.afterDelete?.(row, sc);
   }
 
-  /** Row access for a write; the translator words the refusal. */
+  /**
+   * Row access for a write, on a stored row (`{id}`) or the row a write proposes (`{proposed}`: values by
+   * field name); the translator words the refusal.
+   */
   async checkWrite(
     session: EntitySession,
     entity: CompiledEntity,
     operation: 'edit' | 'delete' | 'create',
-    row: Row,
+    row: { id: number } | { proposed: Row },
     errors?: SaveErrors,
   ): Promise<void> {
+    const viewer = this.viewer(session);
+    if (!viewer) return;
     try {
-      await this.store.checkWrite(entity, operation, row, this.viewer(session));
+      await this.store.access.check(session.db, entity, operation, row, viewer);
     } catch (err) {
       if (errors?.access && err instanceof KernelError && err.code === 'E_FORBIDDEN') throw errors.access();
       throw err;

@@ -35,8 +35,12 @@ export interface FieldDef {
   default?: string | number | boolean | null | { sql: 'now' };
   /** For `fk` fields: what deleting the referenced row does (default 'set null'; 'cascade' for owned rows). */
   onDelete?: 'cascade' | 'set null' | 'restrict';
-  /** Dynamic reference: this field holds an id of the entity whose table is named by the field `tableField`. */
-  dynamicFk?: { tableField: string };
+  /**
+   * Dynamic reference: this field holds an id of the entity whose table is named by the field `tableField`
+   * (`entity_table` + `entity_id`). Writes check the table names a known entity (one of `entities`, when
+   * given) and that the row exists.
+   */
+  dynamicFk?: { tableField: string; entities?: string[] };
   /** Money/precision: numeric(precision, scale) for Money (default 20,2) and Float overrides. */
   precision?: [number, number];
   uniqueName?: string;
@@ -102,7 +106,7 @@ export interface EntityLifecycle {
   beforeGet?(
     params: Record<string, unknown>,
     ctx: { principal: Principal; trusted?: boolean },
-  ): { params?: Record<string, unknown>; where?: import('./store').Condition[] } | void;
+  ): { params?: Record<string, unknown>; where?: import('./conditions').Condition[] } | void;
 }
 
 export interface EntityDef {

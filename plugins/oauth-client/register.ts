@@ -108,8 +108,6 @@ export default definePlugin<OAuthClientOptions>((ctx) => {
     // Generic create/update (APIv4) check the provider as the reference does.
     async beforeSave(values) {
       if (values.provider !== undefined) await store().checkProvider(values.provider);
-      if (values.options !== undefined && values.options !== null && typeof values.options === 'object')
-        values.options = JSON.stringify(values.options);
       return values;
     },
   });
@@ -147,7 +145,7 @@ export default definePlugin<OAuthClientOptions>((ctx) => {
     },
   });
   hooks.tap(permissionsCatalogue, () => OAUTH_PERMISSIONS);
-  hooks.tap(entityAccess, ({ entity, operation, principal }) => contactTokenAccess(entity, operation, principal));
+  hooks.tap(entityAccess, ({ entity, principal }) => contactTokenAccess(entity, principal));
   defineOAuthActions(ctx.actions, {
     store,
     tokens: () => services.resolve<OAuthTokens>('oauthTokens'),

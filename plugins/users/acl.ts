@@ -1,6 +1,6 @@
 /**
- * Contact row access from the contact permissions, as a pure function. The entity layer's
- * `entity.access` bail hook calls it (tapped in register.ts) for Contact and the entities it owns.
+ * Contact row access from the contact permissions, as a pure function. The entity layer's `entity.access`
+ * hook asks {@link contactRowRule} (tapped in register.ts) for Contact and the entities it owns.
  *
  * | operation | all contacts | only the caller's own contact |
  * |---|---|---|
@@ -9,22 +9,36 @@
  * | delete | `delete contacts` + the edit rule | — (`delete contacts` + `edit my contact`) |
  * | create | `add contacts` | — |
  *
- * `'*'` holds every permission. The store asks only about contact-owned entities (those with an
- * `ownerField`); for a contact's child records (Email, Phone…) reading follows the view rule and any
- * write needs the edit rule on the owning contact.
+ * `'*'` holds every permission. Only contact-owned entities (those with an `ownerField`) are concerned; for
+ * a contact's child records (Email, Phone…) reading follows the view rule and any write needs the edit rule
+ * on the owning contact. Other rules (e.g. OAuth contact tokens) narrow these answers further: every
+ * answer to `entity.access` must hold.
  */
 import { holds, type Principal } from '../../kernel';
+import type { RowAccess, RowAccessQuery, RowOperation } from '../entity-core';
 
-export type RowAccess = 'all' | 'none' | { contactIds: number[] };
-export type RowOperation = 'view' | 'edit' | 'delete' | 'create';
+/** The contacts a principal may touch: every one, none, or these. */
+export type ContactAccess = 'all' | 'none' | { contactIds: number[] };
+export type { RowOperation };
+
+/**
+ * The `entity.access` rule for every entity with an owner field: its rows as conditions on that field (the
+ * owning contact's id). Entities without one are not contact data: this rule abstains.
+ */
+export function contactRowRule({ entity, ownerField, operation, principal }: RowAccessQuery): RowAccess | undefined {
+  if (!ownerField) return undefined;
+  const access = contactRowAccess(entity, operation, principal);
+  if (access === 'all' || access === 'none') return access;
+  return { where: [{ path: ownerField, op: 'IN', value: access.contactIds }] };
+}
 
 export function contactRowAccess(
   entity: string,
   operation: RowOperation,
   principal: Pick<Principal, 'contactId' | 'permissions'>,
-): RowAccess | undefined {
+): ContactAccess {
   const has = (p: string) => holds(p, principal.permissions);
-  const mine: RowAccess = principal.contactId ? { contactIds: [principal.contactId] } : 'none';
+  const mine: ContactAccess = principal.contactId ? { contactIds: [principal.contactId] } : 'none';
   // A contact's own records (emails, phones…) are read with the contact and written by editing it.
   if (entity !== 'Contact') return contactRowAccess('Contact', operation === 'view' ? 'view' : 'edit', principal);
   switch (operation) {

@@ -1,5 +1,5 @@
 /** What other plugins import from users: identities, credentials, sessions, roles and its hooks. */
-export { contactRowAccess } from './acl';
+export { contactRowAccess, contactRowRule, type ContactAccess } from './acl';
 export { Authenticator, THROTTLED, type CredType, type Guard, type UserMode } from './authenticator';
 export { permissionAliases, permissionsCatalogue, type PermissionInfo } from './hooks';
 export { SessionStore } from './sessions';

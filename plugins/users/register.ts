@@ -1,7 +1,7 @@
-import { ANONYMOUS, definePlugin, Stage, type Kernel } from '../../kernel';
+import { ANONYMOUS, definePlugin, type Kernel } from '../../kernel';
 import { authPrincipal, cliCommands } from '../../host';
 import { entityAccess, type ChangeBus, type EntityRegistry, type EntityService } from '../entity-core';
-import { contactRowAccess } from './acl';
+import { contactRowRule } from './acl';
 import { Authenticator } from './authenticator';
 import { userCliCommands } from './cli';
 import { firstRun } from './first-run';
@@ -64,11 +64,8 @@ export default definePlugin<UsersOptions>((ctx) => {
       afterDelete: (_row, sc) => services.resolve<ChangeBus>('changeBus').announce(sc.db, PRINCIPALS_TOPIC),
     });
 
-  // Contact ACL basics for Contact and the entities it owns. Late, so an entity's own rule (e.g.
-  // OAuth contact tokens) decides first.
-  hooks.tap(entityAccess, ({ entity, operation, principal }) => contactRowAccess(entity, operation, principal), {
-    stage: Stage.LATE,
-  });
+  // Contact ACL basics for Contact and the entities it owns (an entity's own rule may narrow them further).
+  hooks.tap(entityAccess, contactRowRule);
 
   ctx.onReady(async () => {
     const db = services.resolve<Kernel['db']>('db');

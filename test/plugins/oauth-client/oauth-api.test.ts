@@ -994,17 +994,21 @@ describe('OAuth entities and APIv4 actions (real authorization servers)', functi
     });
 
     it('writes: "manage my" + edit all cannot touch another contact\'s token; "manage all" + edit all can', async () => {
-      const es = t.kernel.container.resolve<import('../../../plugins/entity-core').EntityStore>('entityStore');
+      const access =
+        t.kernel.container.resolve<import('../../../plugins/entity-core').EntityStore>('entityStore').access;
       const entity = store.entity('OAuthContactToken');
+      const db = t.kernel.db;
       const my = who(['manage my OAuth contact tokens', 'edit all contacts'], user.contactId);
-      expect((await failure(es.checkWrite(entity, 'create', { contact_id: other.contactId }, my))).code).to.equal(
+      const proposed = (contactId: number) => ({ proposed: { contact_id: contactId } });
+      expect((await failure(access.check(db, entity, 'create', proposed(other.contactId!), my))).code).to.equal(
         'E_FORBIDDEN',
       );
-      await es.checkWrite(entity, 'edit', { contact_id: user.contactId }, my);
-      await es.checkWrite(
+      await access.check(db, entity, 'edit', proposed(user.contactId!), my);
+      await access.check(
+        db,
         entity,
         'create',
-        { contact_id: other.contactId },
+        proposed(other.contactId!),
         who(['manage all OAuth contact tokens', 'edit all contacts'], user.contactId),
       );
       expect(

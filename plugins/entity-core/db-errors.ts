@@ -1,0 +1,54 @@
+/** Database errors as API errors, without SQL text (knex puts the statement in the message). */
+import { KernelError } from '../../kernel';
+
+const SQLSTATE = /^[0-9A-Z]{5}$/;
+
+/**
+ * Unique violations → E_CONFLICT `DB Error: already exists`; other constraint failures →
+ * `DB Error: constraint violation`; invalid values → E_INVALID_PARAMS; anything else from the database →
+ * E_DATABASE. Undefined when the error did not come from the database.
+ */
+export function dbError(err: unknown): KernelError | undefined {
+  let current: unknown = err;
+  for (let depth = 0; depth < 4 && current; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && SQLSTATE.test(code)) return fromSqlState(code, current);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function fromSqlState(code: string, cause: unknown): KernelError {
+  const column = (cause as { column?: string }).column;
+  const constraint = (cause as { constraint?: string }).constraint;
+  if (code === '23505')
+    return new KernelError('E_CONFLICT', 'DB Error: already exists', {
+      details: { error_code: 'already exists' },
+      cause,
+    });
+  if (code.startsWith('23')) {
+    const field = column ?? constraint;
+    return new KernelError(
+      'E_CONFLICT',
+      code === '23502' && column
+        ? `DB Constraint Violation - ${column} should possibly be marked as mandatory`
+        : 'DB Error: constraint violation',
+      { details: { error_code: 'constraint violation', ...(field ? { field } : {}) }, cause },
+    );
+  }
+  if (code.startsWith('22'))
+    return new KernelError('E_INVALID_PARAMS', 'DB Error: invalid value', {
+      details: { error_code: 'invalid value' },
+      cause,
+    });
+  return new KernelError('E_DATABASE', 'DB Error: unknown error', { details: { error_code: 'database' }, cause });
+}
+
+/** Runs a database call, rewording its errors. */
+export async function guarded<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    throw dbError(err) ?? err;
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * Dynamic references (`entity_table` + `entity_id`, as Note, EntityTag, Attachment use): the database cannot
+ * hold a foreign key for them, so every write checks them here, for both APIs and lifecycle code alike.
+ */
+import type { Knex } from 'knex';
+import { KernelError } from '../../kernel';
+import type { EntityRegistry } from './registry';
+import type { CompiledEntity } from './types';
+
+type Row = Record<string, unknown>;
+
+function invalidReference(message: string, field: string): KernelError {
+  return new KernelError('E_INVALID_PARAMS', message, { details: { error_code: 'invalid value', error_field: field } });
+}
+
+/**
+ * Checks each dynamic reference the write sets or changes: its table names a known entity (an allowed one,
+ * when the field lists them) and a row of that entity has the id. `row` is the record as it will be stored.
+ */
+export async function checkDynamicReferences(
+  db: Knex,
+  registry: EntityRegistry,
+  entity: CompiledEntity,
+  values: Row,
+  row: Row,
+): Promise<void> {
+  for (const field of entity.fields) {
+    const ref = field.dynamicFk;
+    if (!ref || (values[field.name] === undefined && values[ref.tableField] === undefined)) continue;
+    const id = row[field.name];
+    const table = row[ref.tableField];
+    if (id === null || id === undefined || id === '') continue;
+    const target = typeof table === 'string' ? registry.byTable(table) : undefined;
+    if (!target || (ref.entities && !ref.entities.includes(target.name)))
+      throw invalidReference(`'${String(table)}' is not a valid value for ${ref.tableField}`, ref.tableField);
+    const found = await db(target.table).where('id', Number(id)).first('id');
+    if (!found) throw invalidReference(`${target.name} id ${String(id)} not found (${field.name})`, field.name);
+  }
+}

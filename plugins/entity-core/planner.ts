@@ -1,0 +1,214 @@
+/**
+ * Plans one query over entity metadata: an alias per FK path (inner when a filter uses it), related-record
+ * joins, and conditions turned into knex calls. Identifiers come only from metadata; values are bound.
+ */
+import type { Knex } from 'knex';
+import { KernelError } from '../../kernel';
+import { MAX_CONDITION_DEPTH, MAX_JOINS, type Condition, type Exists, type Filter } from './conditions';
+import type { EntityRegistry } from './registry';
+import { applyFilter } from './sql-filters';
+import type { CompiledEntity, FieldDef } from './types';
+import { toDbValue } from './values';
+
+export interface Resolved {
+  /** SQL alias.column to use. */
+  ref: string;
+  field: FieldDef;
+}
+
+/** A condition with its paths resolved (so unknown fields fail before any SQL is built). */
+export type Planned =
+  | { kind: 'filter'; filter: Filter; resolved: Resolved }
+  | { kind: 'or' | 'and' | 'not'; items: Planned[] }
+  | { kind: 'exists'; planner: Planner; where: Planned[]; inner: string; outer: string };
+
+interface Join {
+  alias: string;
+  entity: CompiledEntity;
+  from: string;
+  column: string;
+  inner: boolean;
+  /** Rows of the joined entity the caller may see, as conditions on it (row access on joins). */
+  restriction?: { planner: Planner; where: Planned[] } | 'none';
+}
+
+const columnOf = (field: FieldDef) => field.column ?? field.name;
+
+export function unknownField(path: string): KernelError {
+  return new KernelError('E_INVALID_PARAMS', `Unknown field ${path}`, {
+    details: { error_code: 0, error_field: path },
+  });
+}
+
+export class Planner {
+  readonly joins = new Map<string, Join>();
+  private related = new Map<
+    string,
+    { alias: string; entity: CompiledEntity; fk: string; where: Record<string, unknown> }
+  >();
+  private aliasCount = 0;
+  /** Nested planners (EXISTS subqueries), so their aliases never clash with this one's. */
+  private nestedCount = 0;
+
+  /** `prefix` names this planner's aliases (`t`, `j1`… at the top; `e1_t`, `e1_j1`… in a subquery). */
+  constructor(
+    private readonly registry: EntityRegistry,
+    readonly root: CompiledEntity,
+    readonly prefix = '',
+  ) {}
+
+  get rootAlias(): string {
+    return `${this.prefix}t`;
+  }
+
+  resolve(path: string, use: 'filter' | 'select' | 'sort'): Resolved {
+    const parts = path.split('.');
+    if (parts.length - 1 > MAX_JOINS) {
+      throw new KernelError('E_FORBIDDEN', `Maximum number of joins exceeded in parameter ${path}`, {
+        details: { error_code: 'unauthorized' },
+      });
+    }
+    let entity = this.root;
+    let alias = this.rootAlias;
+    let joinPath = '';
+    for (let hop = 0; hop < parts.length - 1; hop++) {
+      const field = entity.lookup.get(parts[hop]);
+      if (!field || !field.fk) throw unknownField(path);
+      joinPath = joinPath ? `${joinPath}.${field.name}` : field.name;
+      let join = this.joins.get(joinPath);
+      if (!join) {
+        const target = this.registry.get(field.fk);
+        const joinAlias = `${this.prefix}j${++this.aliasCount}`;
+        join = { alias: joinAlias, entity: target, from: alias, column: columnOf(field), inner: false };
+        this.joins.set(joinPath, join);
+      }
+      if (use === 'filter') join.inner = true;
+      entity = join.entity;
+      alias = join.alias;
+    }
+    const field = entity.lookup.get(parts[parts.length - 1]);
+    if (!field) throw unknownField(path);
+    if (field.related) return this.resolveRelated(alias, field);
+    if (field.labelOf || field.via) throw unknownField(path);
+    return { ref: `${alias}.${columnOf(field)}`, field };
+  }
+
+  /** A field read from a related record (Contact's primary email): one LEFT JOIN per related record. */
+  private resolveRelated(alias: string, field: FieldDef): Resolved {
+    const related = field.related!;
+    const key = `${alias}|${related.entity}|${related.fk}|${JSON.stringify(related.where ?? {})}`;
+    let join = this.related.get(key);
+    if (!join) {
+      const entity = this.registry.get(related.entity);
+      join = { alias: `${this.prefix}r${++this.aliasCount}`, entity, fk: related.fk, where: related.where ?? {} };
+      this.related.set(key, join);
+    }
+    const target = join.entity.byName.get(related.field)!;
+    return { ref: `${join.alias}.${columnOf(target)}`, field };
+  }
+
+  /** Resolves a condition's paths (unknown fields and excess depth fail here). */
+  plan(condition: Condition, depth = 0): Planned {
+    if (depth > MAX_CONDITION_DEPTH)
+      throw new KernelError('E_INVALID_PARAMS', `Conditions nested deeper than ${MAX_CONDITION_DEPTH} levels`, {
+        details: { error_code: 0 },
+      });
+    if ('or' in condition) return { kind: 'or', items: condition.or.map((item) => this.plan(item, depth + 1)) };
+    if ('and' in condition) return { kind: 'and', items: condition.and.map((item) => this.plan(item, depth + 1)) };
+    if ('not' in condition) return { kind: 'not', items: [this.plan(condition.not, depth + 1)] };
+    if ('exists' in condition) return this.planExists(condition.exists, depth);
+    return { kind: 'filter', filter: condition, resolved: this.resolve(condition.path, 'filter') };
+  }
+
+  private planExists(exists: Exists, depth: number): Planned {
+    const nested = new Planner(
+      this.registry,
+      this.registry.get(exists.entity),
+      `${this.prefix}e${++this.nestedCount}_`,
+    );
+    const where = (exists.where ?? []).map((item) => nested.plan(item, depth + 1));
+    const inner = nested.resolve(exists.field, 'filter').ref;
+    return { kind: 'exists', planner: nested, where, inner, outer: this.resolve(exists.ref ?? 'id', 'filter').ref };
+  }
+
+  /** Restricts a joined entity to the rows a condition allows ('none': no row); a hidden row reads as NULL. */
+  restrictJoin(join: Join, restriction: Condition[] | 'none'): void {
+    if (restriction === 'none') join.restriction = 'none';
+    else {
+      const planner = new Planner(this.registry, join.entity, `${this.prefix}e${++this.nestedCount}_`);
+      join.restriction = { planner, where: restriction.map((item) => planner.plan(item)) };
+    }
+  }
+
+  /** Adds the joins to a query rooted at `rootAlias`. */
+  applyJoins(qb: Knex.QueryBuilder): void {
+    for (const join of this.joins.values()) {
+      const on = (clause: Knex.JoinClause) => {
+        clause.on(`${join.alias}.id`, '=', `${join.from}.${join.column}`);
+        if (join.restriction === 'none') clause.andOnVal(`${join.alias}.id`, '=', -1);
+        else if (join.restriction) {
+          const { planner, where } = join.restriction;
+          clause.andOnExists(function (this: Knex.QueryBuilder) {
+            planner.from(this);
+            this.whereRaw('?? = ??', [`${planner.rootAlias}.id`, `${join.alias}.id`]);
+            for (const item of where) applyPlanned(this, item);
+          });
+        }
+      };
+      const table = `${join.entity.table} as ${join.alias}`;
+      if (join.inner) qb.innerJoin(table, on);
+      else qb.leftJoin(table, on);
+    }
+    for (const related of this.related.values()) {
+      const fkField = related.entity.byName.get(related.fk)!;
+      qb.leftJoin(`${related.entity.table} as ${related.alias}`, (clause) => {
+        clause.on(`${related.alias}.${columnOf(fkField)}`, '=', `${this.rootAlias}.id`);
+        for (const [name, value] of Object.entries(related.where)) {
+          const field = related.entity.byName.get(name)!;
+          clause.andOnVal(`${related.alias}.${columnOf(field)}`, '=', toDbValue(field, value) as Knex.Value);
+        }
+      });
+    }
+  }
+
+  /** `FROM <root table> AS <rootAlias>` with this planner's joins, on a builder (the caller selects). */
+  from(qb: Knex.QueryBuilder): Knex.QueryBuilder {
+    qb.from(`${this.root.table} as ${this.rootAlias}`);
+    this.applyJoins(qb);
+    return qb;
+  }
+}
+
+/** Adds one planned condition to a query (AND-ed with what is there). */
+export function applyPlanned(qb: Knex.QueryBuilder, planned: Planned): void {
+  if (planned.kind === 'filter') return applyFilter(qb, planned.resolved.ref, planned.resolved.field, planned.filter);
+  if (planned.kind === 'exists') {
+    qb.whereExists(function (this: Knex.QueryBuilder) {
+      planned.planner.from(this);
+      this.whereRaw('?? = ??', [planned.inner, planned.outer]);
+      for (const item of planned.where) applyPlanned(this, item);
+    });
+    return;
+  }
+  const items = planned.items;
+  if (planned.kind === 'not') {
+    qb.whereNot((sub) => {
+      for (const item of items) applyPlanned(sub, item);
+    });
+    return;
+  }
+  if (!items.length) {
+    // An empty OR matches nothing, an empty AND everything (as APIv4 does).
+    if (planned.kind === 'or') qb.whereRaw('false');
+    return;
+  }
+  if (planned.kind === 'and') {
+    qb.where((sub) => {
+      for (const item of items) applyPlanned(sub, item);
+    });
+    return;
+  }
+  qb.where((sub) => {
+    for (const item of items) sub.orWhere((alternative) => applyPlanned(alternative, item));
+  });
+}
