@@ -1,0 +1,204 @@
+/**
+ * What every generic APIv4 action shares: the service session, where/orderBy with their option suffixes,
+ * join permission checks, and rows in APIv4's JSON types. Then `get`, the read every other action builds on.
+ */
+import { KernelError, type ActionContext } from '../../kernel';
+import type {
+  CompiledEntity,
+  EntityRegistry,
+  EntityService,
+  EntitySession,
+  FieldDef,
+  OptionItem,
+  Query,
+} from '../entity-core';
+import { type Condition } from '../entity-core';
+import { optionsOf, optionText, orderOfValues, splitSuffix, translateFilter, type Suffix } from './suffixes';
+import { mayRead, mentions, parseOrderBy, parseWhere, resolvePath, v4Fields, type WhereContext } from './params';
+import type { Row } from './types';
+import { chainRefs, typed } from './rows';
+
+export type Params = Record<string, unknown>;
+
+/** Who reads: the principal, and whether the call is trusted (secrets readable). */
+export type Reader = Pick<ActionContext, 'principal' | 'trusted'>;
+
+export class Api4Base {
+  constructor(
+    protected registry: EntityRegistry,
+    protected service: EntityService,
+  ) {}
+
+  protected session(ctx: ActionContext): EntitySession {
+    return { db: ctx.db, principal: ctx.principal, scope: ctx.scope, trusted: ctx.trusted };
+  }
+
+  protected wc(e: CompiledEntity, ctx: ActionContext): WhereContext {
+    return { registry: this.registry, entity: e, principal: ctx.principal, trusted: ctx.trusted, paths: [] };
+  }
+
+  /**
+   * Conditions of a read or write: `where`, the conditions the entity's `beforeGet` taps add (e.g. only
+   * the caller's session's tokens), then the entity's get defaults (Contact's `is_deleted`).
+   */
+  protected async where(
+    e: CompiledEntity,
+    where: unknown,
+    wc: WhereContext,
+    db: ActionContext['db'],
+    applyDefaults = true,
+    params: Params = {},
+  ): Promise<Condition[]> {
+    const conds = parseWhere(wc, where);
+    await this.translateSuffixes(wc, db);
+    conds.push(...this.service.beforeGet(e, params, { principal: wc.principal, trusted: wc.trusted }).where);
+    if (applyDefaults) {
+      for (const f of v4Fields(e))
+        if (f.getDefault !== undefined && !mentions(conds, f.name))
+          conds.push({ path: f.name, op: '=', value: f.getDefault });
+    }
+    return conds;
+  }
+
+  /** Filters on `field:name` / `field:label` become filters on the stored values. */
+  protected async translateSuffixes(wc: WhereContext, db: ActionContext['db']): Promise<void> {
+    for (const { filter, suffix, field, path } of wc.suffixed ?? [])
+      await translateFilter(filter, suffix, await optionsOf(this.registry, db, field, path), field);
+    wc.suffixed = [];
+  }
+
+  /** orderBy on `field:label`: the stored values in the order of their option text. */
+  protected async sortOf(wc: WhereContext, orderBy: unknown, db: ActionContext['db']): Promise<Query['sort']> {
+    const sort = [];
+    for (const item of parseOrderBy(wc, orderBy)) {
+      if (!item.suffix) sort.push({ path: item.path, dir: item.dir });
+      else {
+        const options = await optionsOf(this.registry, db, item.suffix.field, item.suffix.path);
+        sort.push({ path: item.path, dir: item.dir, byValues: orderOfValues(options, item.suffix.suffix) });
+      }
+    }
+    return sort;
+  }
+
+  /** Joining onto another entity needs `get` on it too (as APIv3's joins). */
+  protected async checkJoins(wc: WhereContext, ctx: ActionContext): Promise<void> {
+    await this.service.checkJoins(
+      this.session(ctx),
+      wc.entity,
+      wc.paths.map((r) => r.path),
+      4,
+      (entity, _prefix, path) =>
+        new KernelError('E_FORBIDDEN', `Authorization failed: cannot join onto ${entity} in ${path}`, {
+          details: { acl: true },
+        }),
+    );
+  }
+
+  /** A stored row as APIv4 shows it: JSON types, secrets only for those allowed. */
+  out(fieldsByPath: Map<string, FieldDef>, row: Row, ctx: Reader): Row {
+    const rec: Row = {};
+    for (const [path, v] of Object.entries(row)) {
+      const f = fieldsByPath.get(path);
+      if (!f || !mayRead(f, ctx.principal, ctx.trusted)) continue;
+      rec[path] = typed(f, v);
+    }
+    return rec;
+  }
+
+  protected allFields(e: CompiledEntity, ctx: Reader): Map<string, FieldDef> {
+    return new Map(
+      v4Fields(e)
+        .filter((f) => mayRead(f, ctx.principal, ctx.trusted))
+        .map((f) => [f.name, f]),
+    );
+  }
+
+  /** A written record as returned by create/update/save: secrets are never echoed, to anyone. */
+  protected async readById(e: CompiledEntity, id: number, ctx: ActionContext): Promise<Row> {
+    const fields = new Map([...this.allFields(e, ctx)].filter(([, f]) => !f.secret));
+    const rows = await this.service.store.select(
+      ctx.db,
+      e,
+      { where: [{ path: 'id', op: '=', value: id }], select: [...fields.keys()], limit: 1 },
+      null,
+    );
+    return this.out(fields, rows[0] ?? { id }, ctx);
+  }
+
+  // ---------------------------------------------------------------- get
+
+  async get(e: CompiledEntity, p: Params, ctx: ActionContext): Promise<{ values: Row[]; countMatched?: number }> {
+    const wc = this.wc(e, ctx);
+    const requested = (p.select as string[] | undefined) ?? [];
+    const rowCount = requested.includes('row_count');
+    const rest = requested.filter((s) => s !== 'row_count');
+    const fields = new Map<string, FieldDef>();
+    const suffixed: Array<{ key: string; base: string; suffix: Suffix; options: OptionItem[] }> = [];
+    if ((!rest.length && !rowCount) || rest.includes('*'))
+      for (const [k, f] of this.allFields(e, ctx)) if (!f.secret) fields.set(k, f);
+    for (const s of rest) {
+      if (s === '*') continue;
+      if (s.endsWith('.*')) {
+        // `contact_id.*`: every readable field of the joined entity.
+        const base = resolvePath(this.registry, e, `${s.slice(0, -2)}.id`, ctx.principal, { trusted: ctx.trusted });
+        wc.paths.push(base);
+        const target = base.joined[base.joined.length - 1];
+        for (const f of v4Fields(target)) if (!f.secret) fields.set(`${s.slice(0, -2)}.${f.name}`, f);
+        continue;
+      }
+      const { base, suffix } = splitSuffix(s);
+      const r = resolvePath(this.registry, e, base, ctx.principal, { secretLeaf: true, trusted: ctx.trusted });
+      if (!mayRead(r.field, ctx.principal, ctx.trusted)) continue; // secrets are omitted for callers lacking their permission
+      wc.paths.push(r);
+      if (suffix) {
+        const options = await optionsOf(this.registry, ctx.db, r.field, s);
+        suffixed.push({ key: s, base, suffix, options });
+      } else fields.set(s, r.field);
+    }
+    // A suffixed column reads its field's stored value; the value itself is shown only if selected too.
+    const hiddenBases = new Set<string>();
+    for (const { base } of suffixed)
+      if (!fields.has(base)) {
+        hiddenBases.add(base);
+        fields.set(base, resolvePath(this.registry, e, base, ctx.principal, { trusted: ctx.trusted }).field);
+      }
+    const where = await this.where(e, p.where, wc, ctx.db, true, p);
+    const sort = await this.sortOf(wc, p.orderBy, ctx.db);
+    await this.checkJoins(wc, ctx);
+    // Fields a chain refers to (`$id`, `$contact_id`) are fetched with the rows (and returned, as APIv4 does).
+    if (p.chain && fields.size) {
+      for (const ref of new Set(['id', ...chainRefs(p.chain)])) {
+        if (fields.has(ref)) continue;
+        try {
+          const r = resolvePath(this.registry, e, ref, ctx.principal, { trusted: ctx.trusted });
+          wc.paths.push(r);
+          fields.set(ref, r.field);
+        } catch {
+          /* not a field of this entity: left as written */
+        }
+      }
+      await this.checkJoins(wc, ctx);
+    }
+    let values: Row[] = [];
+    if (fields.size) {
+      const raw = await this.service.get(this.session(ctx), e, {
+        where,
+        select: [...fields.keys()],
+        sort,
+        limit: (p.limit as number) || undefined,
+        offset: (p.offset as number) || undefined,
+        joinAccess: true,
+      });
+      values = raw.map((r) => {
+        const row = this.out(fields, r, ctx);
+        for (const column of suffixed) row[column.key] = optionText(column.options, column.suffix, row[column.base]);
+        for (const base of hiddenBases) delete row[base];
+        return row;
+      });
+    }
+    const countMatched = rowCount
+      ? await this.service.count(this.session(ctx), e, { where, joinAccess: true })
+      : undefined;
+    return { values, countMatched };
+  }
+}

@@ -1,0 +1,157 @@
+/** The generic APIv4 writes: create, update, save (records, defaults, match), delete and replace. */
+import { KernelError, type ActionContext } from '../../kernel';
+import type { CompiledEntity } from '../entity-core';
+import { type Condition } from '../entity-core';
+import { resolveValueSuffixes } from './suffixes';
+import { equalities, invalid, mayRead, parseWhere, v4Field } from './params';
+import { coerceWrite } from './coerce';
+import type { Row } from './types';
+import { Api4Base, type Params, type Reader } from './base';
+
+export const ACL = () => new KernelError('E_FORBIDDEN', 'ACL check failed', { details: { acl: true } });
+
+/** APIv4's wording of the service's refusals. */
+export const SAVE_ERRORS = {
+  mandatory: (fields: string[], e: CompiledEntity) =>
+    invalid(`Mandatory values missing from Api4 ${e.name}::create: ${fields.join(', ')}`, { fields }),
+  access: ACL,
+};
+
+export class Api4Writes extends Api4Base {
+  private values(e: CompiledEntity, raw: unknown, ctx: Reader, allowId = true): Row {
+    if (raw === undefined || raw === null) return {};
+    if (typeof raw !== 'object' || Array.isArray(raw)) throw invalid('values must be an object');
+    const out: Row = {};
+    for (const [k, v] of Object.entries(raw as Row)) {
+      if (v === undefined) continue;
+      const f = v4Field(e, k);
+      // A secret the caller may not read does not exist for them: it cannot be written either.
+      if (!f || !mayRead(f, ctx.principal, ctx.trusted))
+        throw invalid(`Invalid field '${k}' in values`, { error_field: k });
+      if (f.name === 'id') {
+        if (!allowId) continue;
+        if (v === null) continue;
+        const id = coerceWrite(f, v);
+        if (typeof id !== 'number' || id <= 0) throw invalid('id must be a positive integer', { error_field: 'id' });
+        out.id = id;
+        continue;
+      }
+      if (f.readonly) continue; // computed or managed fields are ignored, so a fetched record can be saved back
+      out[f.name] = coerceWrite(f, v);
+    }
+    return out;
+  }
+
+  /** Creates (existing null) or updates one record through the service; returns the stored row as APIv4 shows it. */
+  private async saveOne(e: CompiledEntity, input: Row, existing: Row | null, ctx: ActionContext): Promise<Row> {
+    const row = await this.service.save(this.session(ctx), e, input, {
+      existing,
+      params: input,
+      errors: SAVE_ERRORS,
+      reread: false,
+    });
+    return this.readById(e, Number(row.id), ctx);
+  }
+
+  /** Ids the caller may see among the records matching `where` (row access: view). */
+  protected async matching(
+    e: CompiledEntity,
+    where: unknown,
+    ctx: ActionContext,
+    extra: Condition[] = [],
+  ): Promise<number[]> {
+    const wc = this.wc(e, ctx);
+    const conds = [...extra, ...(await this.where(e, where, wc, ctx.db, false))];
+    await this.checkJoins(wc, ctx);
+    const rows = await this.service.get(this.session(ctx), e, { where: conds, select: ['id'], joinAccess: true });
+    return rows.map((r) => Number(r.id));
+  }
+
+  /** `values` with `field:name` keys resolved to stored values (option lookups need the database). */
+  private suffixFree(e: CompiledEntity, raw: unknown, ctx: ActionContext): Promise<unknown> {
+    return resolveValueSuffixes(this.registry, ctx.db, e, raw);
+  }
+
+  async create(e: CompiledEntity, p: Params, ctx: ActionContext) {
+    const values = this.values(e, await this.suffixFree(e, p.values, ctx), ctx, false);
+    return { values: [await this.saveOne(e, values, null, ctx)] };
+  }
+
+  async update(e: CompiledEntity, p: Params, ctx: ActionContext) {
+    const values = this.values(e, await this.suffixFree(e, p.values, ctx), ctx);
+    const hasWhere = Array.isArray(p.where) && p.where.length > 0;
+    if (!hasWhere && values.id === undefined)
+      throw invalid('Parameter "where" is required unless values include an id', { error_field: 'where' });
+    const extra: Condition[] = values.id !== undefined ? [{ path: 'id', op: '=', value: values.id }] : [];
+    const ids = await this.matching(e, p.where, ctx, extra);
+    delete values.id;
+    const out: Row[] = [];
+    for (const id of ids)
+      out.push(await this.saveOne(e, values, (await this.service.byId(this.session(ctx), e, id))!, ctx));
+    return { values: out };
+  }
+
+  async save(e: CompiledEntity, p: Params, ctx: ActionContext) {
+    const records = (p.records as Row[] | undefined) ?? [];
+    const defaults = this.values(e, await this.suffixFree(e, p.defaults ?? {}, ctx), ctx, false);
+    const match = (p.match as string[] | undefined) ?? [];
+    for (const m of match) if (!v4Field(e, m)) throw invalid(`Invalid field '${m}' in match`, { error_field: m });
+    const out: Row[] = [];
+    for (const [i, rec] of records.entries()) {
+      const values = { ...defaults, ...this.values(e, await this.suffixFree(e, rec, ctx), ctx) };
+      let existing: Row | null = null;
+      if (values.id !== undefined) {
+        const seen = await this.matching(e, undefined, ctx, [{ path: 'id', op: '=', value: values.id }]);
+        if (!seen.length) {
+          if (await this.service.byId(this.session(ctx), e, values.id as number)) throw ACL();
+          throw invalid(`records[${i}]: ${e.name} id ${String(values.id)} not found`, { error_field: 'id' });
+        }
+        existing = await this.service.byId(this.session(ctx), e, values.id as number);
+      } else if (match.length && match.every((m) => m in values)) {
+        const conds: Condition[] = match.map((m) =>
+          values[m] === null ? { path: m, op: 'IS NULL' } : { path: m, op: '=', value: values[m] },
+        );
+        const ids = await this.matching(e, undefined, ctx, conds);
+        if (ids.length > 1)
+          throw invalid(`records[${i}]: match criteria found ${ids.length} ${e.name} records`, {
+            error_field: 'match',
+          });
+        if (ids.length) existing = await this.service.byId(this.session(ctx), e, ids[0]);
+      }
+      out.push(await this.saveOne(e, values, existing, ctx));
+    }
+    return { values: out };
+  }
+
+  async delete(e: CompiledEntity, p: Params, ctx: ActionContext) {
+    if (!Array.isArray(p.where) || !p.where.length)
+      throw invalid('Parameter "where" is required for delete', { error_field: 'where' });
+    const ids = await this.matching(e, p.where, ctx);
+    const out: Row[] = [];
+    for (const id of ids) {
+      await this.deleteOne(e, id, ctx);
+      out.push({ id });
+    }
+    return { values: out };
+  }
+
+  private async deleteOne(e: CompiledEntity, id: number, ctx: ActionContext): Promise<void> {
+    const row = (await this.service.byId(this.session(ctx), e, id))!;
+    await this.service.delete(this.session(ctx), e, row, { params: { id }, errors: SAVE_ERRORS });
+  }
+
+  async replace(e: CompiledEntity, p: Params, ctx: ActionContext) {
+    if (!Array.isArray(p.where) || !p.where.length)
+      throw invalid('Parameter "where" is required for replace', { error_field: 'where' });
+    const wc = this.wc(e, ctx);
+    const conds = parseWhere(wc, p.where);
+    await this.translateSuffixes(wc, ctx.db);
+    const before = await this.matching(e, p.where, ctx);
+    // The where's equalities are defaults of every record (as APIv4 does).
+    const defaults = { ...equalities(conds), ...((p.defaults as Row | undefined) ?? {}) };
+    const { values } = await this.save(e, { records: p.records ?? [], defaults }, ctx);
+    const kept = new Set(values.map((r) => Number(r.id)));
+    for (const id of before) if (!kept.has(id)) await this.deleteOne(e, id, ctx);
+    return { values };
+  }
+}
