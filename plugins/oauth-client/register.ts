@@ -10,6 +10,7 @@ import { defineOAuthActions } from './actions';
 import { OAuthAccess } from './bearer';
 import { OAUTH_PERMISSIONS } from './permissions';
 import { oauthRoutes } from './route';
+import { defineReturnAction } from './return-action';
 import { OAuthStore, SESSION_ATTR } from './store';
 import { builtinProviderClasses } from './drivers';
 import './errors';
@@ -152,6 +153,7 @@ export default definePlugin<OAuthClientOptions>((ctx) => {
     providers: () => services.resolve<ProviderRegistry>('oauthProviders'),
     publicUrl,
   });
+  defineReturnAction(ctx.actions, { store, tokens: () => services.resolve<OAuthTokens>('oauthTokens') });
   ctx.actions.define({
     version: 3,
     entity: 'System',
