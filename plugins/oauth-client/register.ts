@@ -10,6 +10,7 @@ import { defineOAuthActions } from './actions';
 import { OAuthAccess } from './bearer';
 import { OAUTH_PERMISSIONS } from './permissions';
 import { oauthRoutes } from './route';
+import { contactFromTag } from './contact-link';
 import { defineReturnAction } from './return-action';
 import { OAuthStore, SESSION_ATTR } from './store';
 import { builtinProviderClasses } from './drivers';
@@ -121,7 +122,7 @@ export default definePlugin<OAuthClientOptions>((ctx) => {
     // Tag → contact rules (§6.3) on every create that does not name the contact.
     async beforeSave(values, sc) {
       if (sc.existing || values.contact_id !== undefined) return values;
-      const contactId = await store().contactFromTag(sc.db, values as never, {
+      const contactId = await contactFromTag(store(), sc.db, values as never, {
         callerContactId: sc.principal.contactId,
         createContact: async (params) => Number((await sc.entities.save('Contact', params)).id),
       });
@@ -174,7 +175,7 @@ export default definePlugin<OAuthClientOptions>((ctx) => {
       return 'Flushed: OAuth provider list';
     },
   }));
-  hooks.tap(httpRoutes, () => oauthRoutes((name) => services.resolve(name)));
+  hooks.tap(httpRoutes, () => oauthRoutes());
   services.singleton(
     'oauthStore',
     ({ log }) =>

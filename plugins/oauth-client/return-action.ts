@@ -12,7 +12,9 @@ import { KernelError } from '../../kernel';
 import { sessionHashOf } from './actions';
 import { mailSetup } from './mail';
 import { P } from './permissions';
-import { contactCreator, type OAuthStore, type Row } from './store';
+import { contactCreator } from './contact-link';
+import { consumeState, landingUrl } from './states';
+import type { OAuthStore, Row } from './store';
 import type { OAuthTokens } from './tokens';
 
 export const RETURN_ACTION = { version: 4, entity: 'OAuthClient', action: 'authorizationCodeReturn' } as const;
@@ -56,7 +58,7 @@ export function defineReturnAction(
     handler: async (params, ctx) => {
       const store = deps.store();
       const sessionHash = sessionHashOf(ctx.principal);
-      const state = await store.consumeState(ctx.db, params.state, {
+      const state = await consumeState(ctx.db, params.state, {
         sessionHash,
         cookie: params.startCookie ?? null,
       });
@@ -70,7 +72,7 @@ export function defineReturnAction(
         });
       }
       if (!params.code) throw new KernelError('E_OAUTH_CLIENT_INVALID', 'OAuth: Unrecognized return request');
-      const landing = state.landingUrl ? store.landingUrl(state.landingUrl) : null;
+      const landing = state.landingUrl ? landingUrl(state.landingUrl, store.opts) : null;
       const client = store.clientRecord(await store.clientById(ctx.db, state.clientId));
       const record = await deps.tokens().fetchToken('authorization_code', {
         client,

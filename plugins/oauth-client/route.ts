@@ -11,7 +11,8 @@ import type { Context } from 'koa';
 import { isKernelError, type Principal } from '../../kernel';
 import { type RouteDefinition } from '../../host';
 import { RETURN_ACTION, type ReturnResult } from './return-action';
-import type { OAuthStore, Row } from './store';
+import { claimState } from './states';
+import type { Row } from './store';
 import { RETURN_PATH } from './tokens';
 
 export const START_PATH = '/crm/oauth-client/start';
@@ -44,8 +45,7 @@ function show(ctx: Context, status: number, title: string, lines: Array<[string,
 const one = (v: unknown): string | undefined =>
   typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined;
 
-export function oauthRoutes(resolve: <T>(name: string) => T): RouteDefinition[] {
-  const store = () => resolve<OAuthStore>('oauthStore');
+export function oauthRoutes(): RouteDefinition[] {
   return [
     {
       name: 'start',
@@ -54,7 +54,7 @@ export function oauthRoutes(resolve: <T>(name: string) => T): RouteDefinition[] 
       handler: async (ctx, scope) => {
         try {
           const id = one(ctx.query.state) ?? '';
-          const { cookie, providerUrl } = await store().claimState(scope.cradle.db, id);
+          const { cookie, providerUrl } = await claimState(scope.cradle.db, id);
           ctx.cookies.set(stateCookie(id), cookie, {
             httpOnly: true,
             sameSite: 'lax',

@@ -14,7 +14,7 @@ import { cliContext, createDb, createKernel, createLogger } from '../../../host'
 import { failure, bootTestKernel, type TestKernel } from '../../../host/testing';
 import type { OAuthAccess } from '../../../plugins/oauth-client/bearer';
 import type { OAuthStore, Row } from '../../../plugins/oauth-client/store';
-import { sha256 } from '../../../plugins/oauth-client/store';
+import { sha256 } from '../../../plugins/oauth-client/hashes';
 import type { SessionStore } from '../../../plugins/users';
 import type { IdentityStore } from '../../../plugins/users';
 import {
