@@ -294,11 +294,42 @@ export async function migrate(db: Db, plugins: PluginMigrations[]): Promise<stri
   return applied;
 }
 
+/** Migrations of the given plugins not yet applied (for `/readyz`). */
+export async function pendingMigrations(db: Db, plugins: PluginMigrations[]): Promise<string[]> {
+  const [, pending] = (await db.migrate.list({
+    migrationSource: migrationSource(plugins),
+    tableName: 'crm_migrations',
+  })) as [unknown, Array<{ name: string }>];
+  return pending.map((m) => m.name);
+}
+
+/**
+ * Waits for the database at start: PostgreSQL may still be coming up (a container started beside it).
+ * Retries `ping` with doubling pauses (0.25 s up to 5 s) for at most `retryMs`, logging each failure; a
+ * refused password or a missing database is not worth waiting for and fails at once.
+ */
+export async function connectWithRetry(db: Db, retryMs: number, logger?: Logger): Promise<void> {
+  const deadline = Date.now() + retryMs;
+  for (let pause = 250; ; pause = Math.min(pause * 2, 5000)) {
+    try {
+      return await ping(db);
+    } catch (err) {
+      const code = ((err as KernelError).cause as { code?: string } | undefined)?.code ?? '';
+      const permanent = /^(28|3D)/.test(code);
+      if (permanent || Date.now() + pause > deadline) throw err;
+      logger?.warn({ err: (err as Error).message, retryInMs: pause }, 'database not reachable yet; retrying');
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+}
+
 /** The handle and its operations as the kernel receives them (see Storage in kernel/types.ts). */
-export function storageOf(db: Db): Storage {
+export function storageOf(db: Db, config?: Config, logger?: Logger): Storage {
+  const retryMs = config?.database.url ? config.database.connectRetryMs : 0;
   return {
     db,
     ping: () => ping(db),
+    connect: () => connectWithRetry(db, retryMs, logger),
     migrate: (plugins) => migrate(db, plugins),
     close: () => closeDb(db),
   };

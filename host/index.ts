@@ -10,6 +10,7 @@ export {
   createDb,
   embeddedSocketPath,
   engineOf,
+  pendingMigrations,
   ping,
   shareEmbedded,
   sqlDuring,
@@ -21,6 +22,7 @@ export { authCredential, authPrincipal, cliCommands, formatRenderers, httpListen
 export { createApp, collectRoutes, type MountedRoute } from './http/app';
 export { startServer, type RunningServer } from './http/server';
 export { createLogger, SECRET_KEYS } from './log';
+export { kernelMetrics, type Metrics } from './metrics';
 export type {
   AuthRequest,
   CliCommand,

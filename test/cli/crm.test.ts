@@ -61,7 +61,8 @@ describe('crm CLI', function () {
   });
 
   it('serve: an unreachable database is one line and exit 1', () => {
-    const r = run(['serve'], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
+    // No waiting for the database to come up (connectRetryMs, tested in test/host/ops.test.ts).
+    const r = run(['serve'], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', CRM_DB_CONNECT_RETRY_MS: '0' });
     expect(r.status).to.equal(1);
     expect(r.stderr.trim().split('\n')).to.have.length(1);
     expect(r.stderr).to.contain('Database unreachable');
