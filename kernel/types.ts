@@ -118,6 +118,8 @@ export interface ApiCallRequest {
   trusted?: boolean;
   /** Run everything, then roll the database back (APIv3 `options.force_rollback`). */
   rollback?: boolean;
+  /** May reach actions marked `internal` (set only by a plugin's own routes and jobs, never by bindings). */
+  internal?: boolean;
 }
 
 /** The `api` service: what plugins may do with the kernel's pipeline, and nothing more. */
