@@ -43,7 +43,11 @@ export default tseslint.config(
     },
   },
   {
-    files: ['bin/**/*.mjs', '*.js', 'eslint-rules/**/*.js'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+    files: ['bin/**/*.mjs', 'cli/**/*.mjs', 'bench/**/*.mjs', '*.js', 'eslint-rules/**/*.js'],
+    languageOptions: {
+      globals: Object.fromEntries(
+        ['process', 'console', 'URL', 'fetch', 'setTimeout', 'clearTimeout'].map((g) => [g, 'readonly']),
+      ),
+    },
   },
 );

@@ -3,6 +3,7 @@ import { Kernel } from '../kernel';
 import type { Config } from './config';
 import { createDb, storageOf, type Db } from './db';
 import { createLogger } from './log';
+import { instrumentKernel } from './metrics';
 import type { Logger } from '../kernel';
 import type { CliContext } from './types';
 
@@ -19,7 +20,9 @@ export interface CreateKernelOptions {
 /** A kernel wired to this host's engines, registered but not started (`crm migrate`, docs). */
 export function hostedKernel(config: Config, log?: Logger, db?: Db): Kernel {
   const logger = log ?? createLogger({ level: config.log.level, pretty: config.log.pretty });
-  return new Kernel(config, logger, storageOf(db ?? createDb(config, logger)));
+  const kernel = new Kernel(config, logger, storageOf(db ?? createDb(config, logger), config, logger));
+  instrumentKernel(kernel);
+  return kernel;
 }
 
 /** Builds, boots and returns a kernel; on a boot failure the database handle is closed again. */

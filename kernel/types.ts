@@ -151,6 +151,8 @@ export interface Storage {
   readonly db: Knex;
   /** Fails with E_DB_UNAVAILABLE when the database cannot be reached. */
   ping(): Promise<void>;
+  /** At start: like ping, but may wait for a database that is still coming up (default: ping). */
+  connect?(): Promise<void>;
   /** Applies pending migrations, in the order given; returns the names applied. */
   migrate(plugins: PluginMigrations[]): Promise<string[]>;
   close(): Promise<void>;

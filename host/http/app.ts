@@ -11,6 +11,8 @@ import { httpRoutes } from '../hooks';
 import type { RouteDefinition } from '../types';
 import { authenticate } from './authenticate';
 import { errorBoundary } from './error-boundary';
+import { instrumentServices, metricsEndpoint } from '../metrics';
+import { corsMiddleware, observe } from './observe';
 import { requestScope } from './request-scope';
 
 export type MountedRoute = RouteDefinition & { id: string; plugin: string };
@@ -52,8 +54,13 @@ export async function createApp(kernel: Kernel): Promise<Koa> {
       err.message,
     );
   });
+  instrumentServices(kernel);
+  app.use(observe(kernel));
   app.use(errorBoundary());
+  const cors = corsMiddleware(kernel);
+  if (cors) app.use(cors);
   app.use(requestScope(kernel));
+  app.use(metricsEndpoint(kernel));
   // Multipart bodies carry form fields only: no route accepts uploads, so a file part is refused
   // rather than written to the temp folder.
   app.use(

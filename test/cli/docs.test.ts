@@ -10,13 +10,18 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 describe('generated docs', function () {
   this.timeout(90000);
-  it('docs/hooks.md, actions.md, errors.md, manifest.md, entities.md, config.schema.json and openapi.json match the code (run `npm run docs`)', () => {
+  it('docs/hooks.md, actions.md, errors.md, manifest.md, entities.md, config.schema.json and openapi.json and cli/commands.json match the code (run `npm run docs`)', () => {
     const out = mkdtempSync(path.join(tmpdir(), 'crm-docs-'));
-    const r = spawnSync(process.execPath, [path.join(root, 'bin/crm.mjs'), 'docs', '--out', out], {
-      cwd: root,
-      encoding: 'utf8',
-      env: { ...process.env, DATABASE_URL: '', CRM_CONFIG: '' },
-    });
+    const commands = path.join(out, 'commands.json');
+    const r = spawnSync(
+      process.execPath,
+      [path.join(root, 'bin/crm.mjs'), 'docs', '--out', out, '--commands', commands],
+      {
+        cwd: root,
+        encoding: 'utf8',
+        env: { ...process.env, DATABASE_URL: '', CRM_CONFIG: '' },
+      },
+    );
     expect(r.status, r.stderr).to.equal(0);
     for (const f of [
       'hooks.md',
@@ -31,5 +36,9 @@ describe('generated docs', function () {
         readFileSync(path.join(root, 'docs', f), 'utf8'),
       );
     }
+    // What the CLI front answers --help and argument errors from.
+    expect(readFileSync(commands, 'utf8'), 'cli/commands.json is stale: run npm run docs').to.equal(
+      readFileSync(path.join(root, 'cli/commands.json'), 'utf8'),
+    );
   });
 });
