@@ -209,8 +209,9 @@ describe('users: CLI commands', () => {
 
   it('user list shows users, contacts, state and roles, and no secret', async () => {
     const out = await run('user list');
-    expect(out).to.match(/\tadmin\tcontact \d+\tactive\tadministrator/);
-    expect(out).to.match(/\tcarol\tcontact \d+\tdisabled\tapiuser/);
+    expect(out.split('\n')[0]).to.match(/^ID\tUSERNAME\tCONTACT\tSTATE\tROLES/);
+    expect(out).to.match(/\tadmin\t\d+\tactive\tadministrator/);
+    expect(out).to.match(/\tcarol\t\d+\tdisabled\tapiuser/);
     expect(out).to.not.include('scrypt');
   });
 
