@@ -16,6 +16,9 @@ export default tseslint.config(
       ],
       '@typescript-eslint/no-explicit-any': 'error',
       'no-control-regex': 'off',
+      // No line over 140 characters (prettier wraps code at 120 but leaves long strings and comments alone):
+      // break strings by concatenation or template pieces, and reword comments.
+      'max-len': ['error', { code: 140, ignoreUrls: true, ignoreRegExpLiterals: true }],
     },
   },
   {
@@ -45,5 +48,11 @@ export default tseslint.config(
   {
     files: ['bin/**/*.mjs', '*.js', 'eslint-rules/**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+  },
+  {
+    // being split; see issue 10. Another change is rewriting these two plugins (and their tests): long lines
+    // and short names there are warnings until it lands.
+    files: ['plugins/oauth-client/**', 'plugins/api3/**', 'test/plugins/oauth-client/**', 'test/plugins/api3/**'],
+    rules: { 'max-len': 'warn' },
   },
 );

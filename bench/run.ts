@@ -135,7 +135,8 @@ async function queries(url: string): Promise<number> {
 
 async function main() {
   log(
-    `bench: ${opts.contacts} contacts on ${opts.engine}, ${opts.connections} connections, ${opts.duration}s x ${opts.rounds} rounds${smoke ? ' (smoke)' : ''}`,
+    `bench: ${opts.contacts} contacts on ${opts.engine}, ${opts.connections} connections, ` +
+      `${opts.duration}s x ${opts.rounds} rounds${smoke ? ' (smoke)' : ''}`,
   );
   const workDir = path.join(root, 'var', 'bench');
   mkdirSync(workDir, { recursive: true });
@@ -231,7 +232,10 @@ async function main() {
         problems.push(`${s.name}: ${row.crm.errors} errors, ${row.crm.non2xx} non-2xx answers`);
       rows.push(row);
       log(
-        `  ${s.name}: ${row.crm.rps.toFixed(0)} req/s (baseline ${row.baseline.rps.toFixed(0)}, ratio ${(row.ratio * 100).toFixed(0)}%), p50 ${row.crm.p50} ms, p99 ${row.crm.p99} ms (baseline ${row.baseline.p50} / ${row.baseline.p99} ms), ${row.queriesPerRequest.toFixed(2)} queries/request`,
+        `  ${s.name}: ${row.crm.rps.toFixed(0)} req/s ` +
+          `(baseline ${row.baseline.rps.toFixed(0)}, ratio ${(row.ratio * 100).toFixed(0)}%), ` +
+          `p50 ${row.crm.p50} ms, p99 ${row.crm.p99} ms (baseline ${row.baseline.p50} / ${row.baseline.p99} ms), ` +
+          `${row.queriesPerRequest.toFixed(2)} queries/request`,
       );
     }
     const peak = peakRssMb(crm.child.pid!);
@@ -267,10 +271,12 @@ async function main() {
 
 function table(rows: Row[], peak: number, baselinePeak: number): string {
   const head =
-    '| Scenario | req/s | baseline req/s | ratio | p50 ms | p99 ms | baseline p50 / p99 ms | queries/request |\n|---|---|---|---|---|---|---|---|';
+    '| Scenario | req/s | baseline req/s | ratio | p50 ms | p99 ms | baseline p50 / p99 ms | queries/request |\n' +
+    '|---|---|---|---|---|---|---|---|';
   const lines = rows.map(
     (r) =>
-      `| ${r.scenario} | ${r.crm.rps.toFixed(0)} | ${r.baseline.rps.toFixed(0)} | ${(r.ratio * 100).toFixed(0)}% | ${r.crm.p50} | ${r.crm.p99} | ${r.baseline.p50} / ${r.baseline.p99} | ${r.queriesPerRequest.toFixed(2)} |`,
+      `| ${r.scenario} | ${r.crm.rps.toFixed(0)} | ${r.baseline.rps.toFixed(0)} | ${(r.ratio * 100).toFixed(0)}% ` +
+      `| ${r.crm.p50} | ${r.crm.p99} | ${r.baseline.p50} / ${r.baseline.p99} | ${r.queriesPerRequest.toFixed(2)} |`,
   );
   return `${head}\n${lines.join('\n')}\n\nPeak RSS of the service: ${peak} MB (bare baseline: ${baselinePeak} MB)`;
 }

@@ -126,7 +126,8 @@ async function seed(db: Knex, contacts: number, log: (m: string) => void) {
         `
         insert into crm_contact (contact_type, first_name, last_name, display_name, sort_name, created_date, modified_date)
         select 'Individual', f, l, f || ' ' || l, l || ', ' || f, now(), now()
-        from (select g, ${firsts}[1 + (g * 7) % ${FIRSTS.length}] as f, ${surnames}[1 + (g * 13) % ${SURNAMES.length}] || (g % 97)::text as l
+        from (select g, ${firsts}[1 + (g * 7) % ${FIRSTS.length}] as f,
+                     ${surnames}[1 + (g * 13) % ${SURNAMES.length}] || (g % 97)::text as l
               from generate_series(?::int, ?::int) g) s`,
         [from, to],
       );

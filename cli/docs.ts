@@ -55,11 +55,14 @@ function hooksPage(kernel: Kernel): string {
     .sort((a, b) => a.id.localeCompare(b.id))
     .map(
       (r) =>
-        `| \`${r.id}\` | ${r.kind} | ${owners.get(r.id) ?? 'kernel'} | ${cell(r.description)} | ${kernel.hooks.tappers(r as never).join(', ') || '—'} |`,
+        `| \`${r.id}\` | ${r.kind} | ${owners.get(r.id) ?? 'kernel'} | ${cell(r.description)} ` +
+        `| ${kernel.hooks.tappers(r as never).join(', ') || '—'} |`,
     );
   return (
     header('Hooks', 'the hook refs and the taps of every installed plugin') +
-    'Kinds: **series** (observers, all run), **waterfall** (each tap may return a new value), **bail** (first non-undefined result wins), **collect** (all results, flattened, in tap order). Taps run in `stage` order (lower first).\n\n' +
+    'Kinds: **series** (observers, all run), **waterfall** (each tap may return a new value), ' +
+    '**bail** (first non-undefined result wins), **collect** (all results, flattened, in tap order). ' +
+    'Taps run in `stage` order (lower first).\n\n' +
     '| Hook | Kind | Owner | When / what a tap returns | Tapped by (in run order) |\n|---|---|---|---|---|\n' +
     rows.join('\n') +
     '\n'
@@ -73,7 +76,8 @@ function actionsPage(kernel: Kernel): string {
     .list()
     .map(
       (a) =>
-        `| v${a.version} | ${a.entity} | ${a.action} | ${cell(a.description)} | ${cell(perm(a.permission))} | ${a.plugin}${a.generic ? ' (generic)' : ''} |`,
+        `| v${a.version} | ${a.entity} | ${a.action} | ${cell(a.description)} | ${cell(perm(a.permission))} ` +
+        `| ${a.plugin}${a.generic ? ' (generic)' : ''} |`,
     );
   return (
     header('Actions', 'the action registry with every installed plugin') +
@@ -92,7 +96,10 @@ function errorsPage(): string {
     );
   return (
     header('Error codes', 'kernel/errors.ts and the codes plugins register') +
-    'Every error the service raises on purpose is a `KernelError` with one of these codes. *Status* is the HTTP status a binding uses when it has no wire-specific rule (APIv3 answers API errors with HTTP 200 and `is_error: 1`; see api3.md). *Exposed* says whether the message reaches the caller.\n\n' +
+    'Every error the service raises on purpose is a `KernelError` with one of these codes. ' +
+    '*Status* is the HTTP status a binding uses when it has no wire-specific rule ' +
+    '(APIv3 answers API errors with HTTP 200 and `is_error: 1`; see api3.md). ' +
+    '*Exposed* says whether the message reaches the caller.\n\n' +
     '| Code | Status | Exposed | Owner | Meaning |\n|---|---|---|---|---|\n' +
     rows.join('\n') +
     '\n'
@@ -117,7 +124,9 @@ function manifestPage(): string {
     .filter(([k]) => k !== '$schema')
     .map(
       ([k, v]) =>
-        `| \`${k}\` | ${v.enum ? v.enum.map((e) => `\`${e}\``).join(', ') : (v.type ?? '')} | ${s.required.includes(k) ? 'yes' : 'no'} | ${v.default === undefined ? '' : `\`${JSON.stringify(v.default)}\``} | ${cell(v.description)}${
+        `| \`${k}\` | ${v.enum ? v.enum.map((e) => `\`${e}\``).join(', ') : (v.type ?? '')} ` +
+        `| ${s.required.includes(k) ? 'yes' : 'no'} ` +
+        `| ${v.default === undefined ? '' : `\`${JSON.stringify(v.default)}\``} | ${cell(v.description)}${
           v.properties
             ? ' Keys: ' +
               Object.entries(v.properties)

@@ -120,7 +120,8 @@ program
       `Configuration OK. ${planned.length} plugin(s) enabled, in load order: ${planned.map((p) => p.name).join(', ')}`,
     );
     console.log(
-      `Database: ${cfg.database.url ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${cfg.dataDir}`}; listening on ${cfg.server.host}:${cfg.server.port}`,
+      `Database: ${cfg.database.url ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${cfg.dataDir}`}; ` +
+        `listening on ${cfg.server.host}:${cfg.server.port}`,
     );
   });
 

@@ -115,7 +115,9 @@ export function buildOpenApi(src: OpenApiSources): Record<string, unknown> {
         operationId: `api4.${action.entity}.${action.action}`,
         tags: [action.entity],
         summary: action.description,
-        description: `Permission: ${typeof action.permission === 'function' ? 'depends on the params' : JSON.stringify(action.permission)}. Plugin: ${action.plugin}.`,
+        description:
+          `Permission: ${typeof action.permission === 'function' ? 'depends on the params' : JSON.stringify(action.permission)}. ` +
+          `Plugin: ${action.plugin}.`,
         parameters: [{ $ref: '#/components/parameters/XRequestedWith' }],
         requestBody: {
           required: false,
@@ -191,7 +193,8 @@ export function buildOpenApi(src: OpenApiSources): Record<string, unknown> {
       title: src.title,
       version: src.version,
       description:
-        'Generated from the action registry and entity metadata of the running service. APIv4: one path per entity and action; APIv3: the /crm/ajax/rest end-point.',
+        'Generated from the action registry and entity metadata of the running service. ' +
+        'APIv4: one path per entity and action; APIv3: the /crm/ajax/rest end-point.',
     },
     servers: [{ url: '/', description: 'This service' }],
     security,

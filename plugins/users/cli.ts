@@ -77,7 +77,8 @@ export function userCliCommands(): CliCommand[] {
           }),
         );
         return [
-          `Created user ${user.username} (id ${user.id}, contact ${user.contact_id})${roles.length ? ` with roles ${roles.join(', ')}` : ''}.`,
+          `Created user ${user.username} (id ${user.id}, contact ${user.contact_id})` +
+            `${roles.length ? ` with roles ${roles.join(', ')}` : ''}.`,
           ...(generated && password ? [`Password (shown once): ${generated}`] : []),
         ].join('\n');
       },

@@ -216,7 +216,10 @@ export class IdentityStore {
     return this.principalish(row);
   }
 
-  /** The user's columns, its role permissions (the user's roles plus `authenticated`; a contact without a user holds the anonymous role's) and the throttle's wait. */
+  /**
+   * The user's columns, its role permissions (the user's roles plus `authenticated`; a contact without a user
+   * holds the anonymous role's) and the throttle's wait.
+   */
   private userColumns(db: Knex, wait: Knex.QueryBuilder | null) {
     const permissions =
       db.raw(`(select array_agg(distinct rp.permission) from crm_role_permission rp join crm_role r on r.id = rp.role_id

@@ -53,8 +53,10 @@ export class Throttle {
       const { rows } = await db.raw(
         `insert into crm_login_failure (key, failures, window_start) values (?, 1, now())
          on conflict (key) do update set
-           failures = case when crm_login_failure.window_start < now() - make_interval(secs => ?) then 1 else crm_login_failure.failures + 1 end,
-           window_start = case when crm_login_failure.window_start < now() - make_interval(secs => ?) then now() else crm_login_failure.window_start end
+           failures = case when crm_login_failure.window_start < now() - make_interval(secs => ?)
+                           then 1 else crm_login_failure.failures + 1 end,
+           window_start = case when crm_login_failure.window_start < now() - make_interval(secs => ?)
+                               then now() else crm_login_failure.window_start end
          returning failures`,
         [key, windowSeconds, windowSeconds],
       );

@@ -10,7 +10,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 describe('generated docs', function () {
   this.timeout(90000);
-  it('docs/hooks.md, actions.md, errors.md, manifest.md, entities.md, config.schema.json and openapi.json match the code (run `npm run docs`)', () => {
+  it('docs/{hooks,actions,errors,manifest,entities}.md, config.schema.json, openapi.json match the code (npm run docs)', () => {
     const out = mkdtempSync(path.join(tmpdir(), 'crm-docs-'));
     const r = spawnSync(process.execPath, [path.join(root, 'bin/crm.mjs'), 'docs', '--out', out], {
       cwd: root,

@@ -45,7 +45,10 @@ export interface RunningOAuthServers {
   o2s: { url: string; tokenUrl: string; tokens: O2sStore };
   /** A URL on 127.0.0.1 where nothing listens (a provider that is down). */
   closedUrl: string;
-  /** A misbehaving server: `/hang` never answers, `/html` answers 200 HTML, `/html-error` 500 HTML, `/no-token` JSON without access_token. */
+  /**
+   * A misbehaving server: `/hang` never answers, `/html` answers 200 HTML, `/html-error` 500 HTML,
+   * `/no-token` JSON without access_token.
+   */
   oddUrl: string;
   stop(): Promise<void>;
 }

@@ -213,7 +213,8 @@ describe('rest-api3: /crm/ajax/rest', () => {
     it('keeps credentials and AuthX params out of the API params; forces check_permissions', async () => {
       const res = await post(
         '',
-        'entity=TestThing&action=getparams&json=1&key=site&api_key=secret&_authx=Bearer+x&_authxSes=1&_authxSiteKey=s&check_permissions=0&q=civicrm/x/y',
+        'entity=TestThing&action=getparams&json=1&key=site&api_key=secret' +
+          '&_authx=Bearer+x&_authxSes=1&_authxSiteKey=s&check_permissions=0&q=civicrm/x/y',
       );
       const p = echoed(res);
       for (const k of ['key', 'api_key', '_authx', '_authxSes', '_authxSiteKey', 'q', 'entity', 'action', 'json'])

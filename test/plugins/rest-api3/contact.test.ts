@@ -58,7 +58,8 @@ describe('rest-api3 with the api3 engine (Contact)', () => {
       '{"count":0,"is_error":1,"error_message":"Expected one Contact but found 0"}',
     );
     expect((await h.post('/crm/ajax/rest?entity=Contact&action=create&json=1').set(ADMIN)).text).to.equal(
-      '{"fields":["contact_type"],"error_code":"mandatory_missing","entity":"Contact","action":"create","is_error":1,"error_message":"Mandatory key(s) missing from params array: contact_type"}',
+      '{"fields":["contact_type"],"error_code":"mandatory_missing","entity":"Contact","action":"create","is_error":1,' +
+        '"error_message":"Mandatory key(s) missing from params array: contact_type"}',
     );
     const xml = await h.get('/crm/ajax/rest?entity=Contact&action=get&return=display_name').set(ADMIN);
     expect(xml.text).to.equal(
