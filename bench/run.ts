@@ -108,24 +108,24 @@ function peakRssMb(pid: number): number {
 
 async function load(
   url: string,
-  s: Pick<Scenario, 'method' | 'path' | 'headers' | 'body'>,
+  scenario: Pick<Scenario, 'method' | 'path' | 'headers' | 'body'>,
   seconds: number,
 ): Promise<Measure> {
-  const r = await autocannon({
-    url: url + s.path,
-    method: s.method,
-    headers: s.headers,
-    body: s.body,
+  const result = await autocannon({
+    url: url + scenario.path,
+    method: scenario.method,
+    headers: scenario.headers,
+    body: scenario.body,
     connections: opts.connections,
     duration: seconds,
   });
   return {
-    rps: r.requests.average,
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    errors: r.errors + r.timeouts,
-    non2xx: r.non2xx,
-    requests: r.requests.total,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    requests: result.requests.total,
   };
 }
 
@@ -195,19 +195,19 @@ async function main() {
     }
     const rows: Row[] = [];
     const problems: string[] = [];
-    for (const s of chosen) {
-      const check = await s.check(crm.url);
-      if (check) problems.push(`${s.name}: ${check}`);
+    for (const scenario of chosen) {
+      const check = await scenario.check(crm.url);
+      if (check) problems.push(`${scenario.name}: ${check}`);
       const runs: Array<{ crm: Measure; baseline: Measure; q: number }> = [];
       for (let round = 0; round < opts.rounds; round++) {
         // Alternate, so drift of the machine affects both servers alike.
-        if (opts.warmup > 0) await load(crm.url, s, opts.warmup);
+        if (opts.warmup > 0) await load(crm.url, scenario, opts.warmup);
         const q0 = await queries(crm.url);
-        const c = await load(crm.url, s, opts.duration);
+        const crmRun = await load(crm.url, scenario, opts.duration);
         const q1 = await queries(crm.url);
         if (opts.warmup > 0) await load(baseline.url, { method: 'GET', path: '/contacts' }, opts.warmup);
-        const b = await load(baseline.url, { method: 'GET', path: '/contacts' }, opts.duration);
-        runs.push({ crm: c, baseline: b, q: c.requests ? (q1 - q0 - 1) / c.requests : NaN });
+        const baselineRun = await load(baseline.url, { method: 'GET', path: '/contacts' }, opts.duration);
+        runs.push({ crm: crmRun, baseline: baselineRun, q: crmRun.requests ? (q1 - q0 - 1) / crmRun.requests : NaN });
       }
       const pick = (k: keyof Measure, side: 'crm' | 'baseline') =>
         runs.reduce((a, r) => a + r[side][k], 0) / runs.length;
@@ -220,7 +220,7 @@ async function main() {
         requests: pick('requests', side),
       });
       const row: Row = {
-        scenario: s.name,
+        scenario: scenario.name,
         crm: measure('crm'),
         baseline: measure('baseline'),
         ratio: 0,
@@ -229,10 +229,10 @@ async function main() {
       row.ratio = row.crm.rps / row.baseline.rps;
       row.peakRssMb = peakRssMb(crm.child.pid!);
       if (row.crm.errors || row.crm.non2xx)
-        problems.push(`${s.name}: ${row.crm.errors} errors, ${row.crm.non2xx} non-2xx answers`);
+        problems.push(`${scenario.name}: ${row.crm.errors} errors, ${row.crm.non2xx} non-2xx answers`);
       rows.push(row);
       log(
-        `  ${s.name}: ${row.crm.rps.toFixed(0)} req/s ` +
+        `  ${scenario.name}: ${row.crm.rps.toFixed(0)} req/s ` +
           `(baseline ${row.baseline.rps.toFixed(0)}, ratio ${(row.ratio * 100).toFixed(0)}%), ` +
           `p50 ${row.crm.p50} ms, p99 ${row.crm.p99} ms (baseline ${row.baseline.p50} / ${row.baseline.p99} ms), ` +
           `${row.queriesPerRequest.toFixed(2)} queries/request`,

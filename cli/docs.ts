@@ -45,12 +45,12 @@ export async function generateDocs(kernel: Kernel, outDir: string): Promise<stri
 
 function hooksPage(kernel: Kernel): string {
   const refs = new Map<string, HookRef<HookKind, unknown[], unknown>>();
-  for (const r of Object.values(core))
-    if (r && typeof r === 'object' && 'kind' in r && 'id' in r)
-      refs.set((r as HookRef<HookKind, unknown[], unknown>).id, r as HookRef<HookKind, unknown[], unknown>);
-  for (const r of kernel.hooks.knownHooks()) if (!refs.has(r.id)) refs.set(r.id, r);
+  for (const ref of Object.values(core))
+    if (ref && typeof ref === 'object' && 'kind' in ref && 'id' in ref)
+      refs.set((ref as HookRef<HookKind, unknown[], unknown>).id, ref as HookRef<HookKind, unknown[], unknown>);
+  for (const ref of kernel.hooks.knownHooks()) if (!refs.has(ref.id)) refs.set(ref.id, ref);
   const owners = new Map<string, string>();
-  for (const p of kernel.plugins) for (const h of p.manifest.provides.hooks) owners.set(h, p.name);
+  for (const plugin of kernel.plugins) for (const hook of plugin.manifest.provides.hooks) owners.set(hook, plugin.name);
   const rows = [...refs.values()]
     .sort((a, b) => a.id.localeCompare(b.id))
     .map(
@@ -107,7 +107,7 @@ function errorsPage(): string {
 }
 
 function manifestPage(): string {
-  const s = manifestSchema as {
+  const schema = manifestSchema as {
     required: string[];
     properties: Record<
       string,
@@ -120,12 +120,12 @@ function manifestPage(): string {
       }
     >;
   };
-  const rows = Object.entries(s.properties)
+  const rows = Object.entries(schema.properties)
     .filter(([k]) => k !== '$schema')
     .map(
       ([k, v]) =>
         `| \`${k}\` | ${v.enum ? v.enum.map((e) => `\`${e}\``).join(', ') : (v.type ?? '')} ` +
-        `| ${s.required.includes(k) ? 'yes' : 'no'} ` +
+        `| ${schema.required.includes(k) ? 'yes' : 'no'} ` +
         `| ${v.default === undefined ? '' : `\`${JSON.stringify(v.default)}\``} | ${cell(v.description)}${
           v.properties
             ? ' Keys: ' +

@@ -155,12 +155,12 @@ async function addPluginCommands(): Promise<void> {
   for (const cmd of commands) {
     const words = cmd.name.split(' ');
     let parent = program;
-    for (const w of words.slice(0, -1))
-      parent = parent.commands.find((c) => c.name() === w) ?? parent.command(w).description(`${w} commands`);
+    for (const word of words.slice(0, -1))
+      parent = parent.commands.find((c) => c.name() === word) ?? parent.command(word).description(`${word} commands`);
     const sub = parent.command(words[words.length - 1]).description(cmd.description);
-    for (const a of cmd.arguments ?? [])
-      sub.argument(a.required === false ? `[${a.name}]` : `<${a.name}>`, a.description);
-    for (const o of cmd.options ?? []) sub.option(o.flags, o.description, o.default);
+    for (const argument of cmd.arguments ?? [])
+      sub.argument(argument.required === false ? `[${argument.name}]` : `<${argument.name}>`, argument.description);
+    for (const option of cmd.options ?? []) sub.option(option.flags, option.description, option.default);
     sub.action(async (...raw: unknown[]) => {
       const args = raw.slice(0, (cmd.arguments ?? []).length) as string[];
       const options = raw[(cmd.arguments ?? []).length] as Record<string, unknown>;

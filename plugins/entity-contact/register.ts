@@ -30,19 +30,21 @@ export default definePlugin(({ services, hooks }) => {
 
   /** `dupe_check=1`: the unsupervised rule — same names (and primary email when given) among live contacts. */
   async function dupeCheck(values: Row, sc: SaveContext): Promise<void> {
-    const q = sc
+    const query = sc
       .db('crm_contact as c')
       .where('c.is_deleted', false)
       .andWhere('c.contact_type', values.contact_type as string);
-    if (values.contact_type === 'Organization') q.andWhere('c.organization_name', values.organization_name as string);
-    else if (values.contact_type === 'Household') q.andWhere('c.household_name', values.household_name as string);
+    if (values.contact_type === 'Organization')
+      query.andWhere('c.organization_name', values.organization_name as string);
+    else if (values.contact_type === 'Household') query.andWhere('c.household_name', values.household_name as string);
     else {
       const email = typeof sc.params.email === 'string' ? sc.params.email.trim().toLowerCase() : '';
       if (!has(values.first_name) && !has(values.last_name) && !email) return;
-      for (const f of ['first_name', 'last_name']) if (has(values[f])) q.andWhere(`c.${f}`, values[f] as string);
-      if (email) q.whereExists(sc.db('crm_email as e').whereRaw('e.contact_id = c.id').andWhere('e.email', email));
+      for (const field of ['first_name', 'last_name'])
+        if (has(values[field])) query.andWhere(`c.${field}`, values[field] as string);
+      if (email) query.whereExists(sc.db('crm_email as e').whereRaw('e.contact_id = c.id').andWhere('e.email', email));
     }
-    const ids = ((await q.select('c.id').orderBy('c.id')) as Array<{ id: number }>).map((r) => r.id);
+    const ids = ((await query.select('c.id').orderBy('c.id')) as Array<{ id: number }>).map((r) => r.id);
     if (ids.length)
       throw api3Error('E_API3_DUPLICATE', 'duplicate', `Found matching contacts: ${ids.join(',')}`, {
         ids: ids.map(String),
@@ -66,28 +68,28 @@ export default definePlugin(({ services, hooks }) => {
 
   entities.extend('Contact', {
     beforeGet(params) {
-      const p = { ...params };
+      const copy = { ...params };
       const where: Condition[] = [];
-      const show = p.showAll;
-      delete p.showAll;
-      if (show === 'all') p.is_deleted = { IN: [0, 1] };
-      else if (show === 'trash') p.is_deleted = 1;
-      else if (show === 'active') p.is_deleted = 0;
+      const show = copy.showAll;
+      delete copy.showAll;
+      if (show === 'all') copy.is_deleted = { IN: [0, 1] };
+      else if (show === 'trash') copy.is_deleted = 1;
+      else if (show === 'active') copy.is_deleted = 0;
       // sort_name / display_name: a LIKE search over names, nick name and primary email; spaces are wildcards.
       for (const k of ['sort_name', 'display_name']) {
-        if (typeof p[k] !== 'string') continue;
-        const words = (p[k] as string)
+        if (typeof copy[k] !== 'string') continue;
+        const words = (copy[k] as string)
           .trim()
           .split(/[\s,]+/)
           .filter(Boolean);
-        delete p[k];
+        delete copy[k];
         if (!words.length) continue;
         const value = `%${words.join('%')}%`;
         where.push({
           or: ['sort_name', 'display_name', 'nick_name', 'email'].map((path) => ({ path, op: 'LIKE' as const, value })),
         });
       }
-      return { params: p, where };
+      return { params: copy, where };
     },
 
     async beforeSave(values, sc) {
@@ -139,17 +141,20 @@ export default definePlugin(({ services, hooks }) => {
       ) {
         values.employer_id = await employerId(sc.params.current_employer.trim(), values.employer_id, sc);
       }
-      const m = { ...(ex ?? {}), ...values } as Row;
-      if (type === 'Organization') values.display_name = values.sort_name = m.organization_name;
-      else if (type === 'Household') values.display_name = values.sort_name = m.household_name;
+      const merged = { ...(ex ?? {}), ...values } as Row;
+      if (type === 'Organization') values.display_name = values.sort_name = merged.organization_name;
+      else if (type === 'Household') values.display_name = values.sort_name = merged.household_name;
       else {
         const parts = {
-          prefix: await label(sc.db, 'prefix_id', m.prefix_id),
-          first_name: m.first_name as string,
-          last_name: m.last_name as string,
-          suffix: await label(sc.db, 'suffix_id', m.suffix_id),
+          prefix: await label(sc.db, 'prefix_id', merged.prefix_id),
+          first_name: merged.first_name as string,
+          last_name: merged.last_name as string,
+          suffix: await label(sc.db, 'suffix_id', merged.suffix_id),
         };
-        let display = has(m.first_name) || has(m.middle_name) || has(m.last_name) ? individualDisplayName(parts) : '';
+        let display =
+          has(merged.first_name) || has(merged.middle_name) || has(merged.last_name)
+            ? individualDisplayName(parts)
+            : '';
         let sort = display ? individualSortName(parts) : '';
         if (!display) {
           const email =
@@ -158,7 +163,7 @@ export default definePlugin(({ services, hooks }) => {
               : await primaryEmail(sc, ex?.id);
           const fallback =
             email ||
-            (m.user_unique_id as string) ||
+            (merged.user_unique_id as string) ||
             (sc.params.display_name as string) ||
             (sc.params.sort_name as string) ||
             (ex?.display_name as string) ||

@@ -138,7 +138,8 @@ export function buildOpenApi(src: OpenApiSources): Record<string, unknown> {
 
   // APIv3: one end-point; each entity is one variant of the request body, naming its actions and filters.
   const v3 = new Map<string, string[]>();
-  for (const a of src.actions.filter((x) => x.version === 3)) v3.set(a.entity, [...(v3.get(a.entity) ?? []), a.action]);
+  for (const v3Action of src.actions.filter((x) => x.version === 3))
+    v3.set(v3Action.entity, [...(v3.get(v3Action.entity) ?? []), v3Action.action]);
   const variants = [...v3].map(([entity, actions]) => {
     const fields = src.entities.find(entity) ? [ref(entity)] : [];
     return {

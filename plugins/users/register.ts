@@ -88,7 +88,8 @@ export default definePlugin<UsersOptions>((ctx) => {
     });
     for (const contributed of await ctx.runHook(permissionAliases)) aliases = { ...aliases, ...contributed };
     await keyring.load(db);
-    for (const p of await ctx.runHook(permissionsCatalogue)) if (!catalogue.has(p.name)) catalogue.set(p.name, p);
+    for (const permission of await ctx.runHook(permissionsCatalogue))
+      if (!catalogue.has(permission.name)) catalogue.set(permission.name, permission);
     if (config.firstRun && serviceConfig.mode !== 'test') {
       const { host, port, publicUrl } = serviceConfig.server;
       await firstRun(db, identity, keyring, publicUrl ?? `http://${host}:${port}`, (text) =>

@@ -47,9 +47,9 @@ export class Throttle {
   async fail(db: Knex, subjects: Subject[]): Promise<void> {
     if (!this.options.enabled) return;
     const { windowSeconds, lockoutSeconds } = this.options;
-    for (const s of subjects) {
-      const key = keyOf(s);
-      const max = 'ip' in s ? this.options.maxFailuresPerIp : this.options.maxFailuresPerUsername;
+    for (const subject of subjects) {
+      const key = keyOf(subject);
+      const max = 'ip' in subject ? this.options.maxFailuresPerIp : this.options.maxFailuresPerUsername;
       const { rows } = await db.raw(
         `insert into crm_login_failure (key, failures, window_start) values (?, 1, now())
          on conflict (key) do update set

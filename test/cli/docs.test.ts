@@ -12,13 +12,13 @@ describe('generated docs', function () {
   this.timeout(90000);
   it('docs/{hooks,actions,errors,manifest,entities}.md, config.schema.json, openapi.json match the code (npm run docs)', () => {
     const out = mkdtempSync(path.join(tmpdir(), 'crm-docs-'));
-    const r = spawnSync(process.execPath, [path.join(root, 'bin/crm.mjs'), 'docs', '--out', out], {
+    const run = spawnSync(process.execPath, [path.join(root, 'bin/crm.mjs'), 'docs', '--out', out], {
       cwd: root,
       encoding: 'utf8',
       env: { ...process.env, DATABASE_URL: '', CRM_CONFIG: '' },
     });
-    expect(r.status, r.stderr).to.equal(0);
-    for (const f of [
+    expect(run.status, run.stderr).to.equal(0);
+    for (const file of [
       'hooks.md',
       'actions.md',
       'errors.md',
@@ -27,8 +27,8 @@ describe('generated docs', function () {
       'config.schema.json',
       'openapi.json',
     ]) {
-      expect(readFileSync(path.join(out, f), 'utf8'), `docs/${f} is stale: run npm run docs`).to.equal(
-        readFileSync(path.join(root, 'docs', f), 'utf8'),
+      expect(readFileSync(path.join(out, file), 'utf8'), `docs/${file} is stale: run npm run docs`).to.equal(
+        readFileSync(path.join(root, 'docs', file), 'utf8'),
       );
     }
   });

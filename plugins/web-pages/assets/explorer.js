@@ -9,21 +9,21 @@
   if (!root) return;
   const version = Number(root.dataset.version);
   const data = JSON.parse(document.getElementById('explorer-data').textContent);
-  const $ = (id) => document.getElementById(id);
-  const entitySelect = $('x-entity');
-  const actionSelect = $('x-action');
-  const selectFields = $('x-select');
-  const whereRows = $('x-where');
-  const valueRows = $('x-values');
-  const sortField = $('x-sort-field');
-  const sortDir = $('x-sort-dir');
-  const limitInput = $('x-limit');
-  const chainInput = $('x-chain');
-  const paramsInput = $('x-params');
-  const codeBlock = $('x-code');
-  const responseBlock = $('x-response');
-  const statusLine = $('x-status');
-  const examplesList = $('x-examples-list');
+  const byId = (id) => document.getElementById(id);
+  const entitySelect = byId('x-entity');
+  const actionSelect = byId('x-action');
+  const selectFields = byId('x-select');
+  const whereRows = byId('x-where');
+  const valueRows = byId('x-values');
+  const sortField = byId('x-sort-field');
+  const sortDir = byId('x-sort-dir');
+  const limitInput = byId('x-limit');
+  const chainInput = byId('x-chain');
+  const paramsInput = byId('x-params');
+  const codeBlock = byId('x-code');
+  const responseBlock = byId('x-response');
+  const statusLine = byId('x-status');
+  const examplesList = byId('x-examples-list');
   const OPERATORS = [
     '=',
     '!=',
@@ -201,12 +201,18 @@
       return params;
     }
     if (chosen.length) params.return = chosen;
-    for (const f of filters) {
-      if (f.op === '=') params[f.field] = typed(f.value);
-      else if (f.op === 'IS NULL' || f.op === 'IS NOT NULL') params[f.field] = { [f.op]: 1 };
-      else params[f.field] = { [f.op]: ['IN', 'NOT IN', 'BETWEEN'].includes(f.op) ? list(f.value) : typed(f.value) };
+    for (const condition of filters) {
+      if (condition.op === '=') params[condition.field] = typed(condition.value);
+      else if (condition.op === 'IS NULL' || condition.op === 'IS NOT NULL')
+        params[condition.field] = { [condition.op]: 1 };
+      else
+        params[condition.field] = {
+          [condition.op]: ['IN', 'NOT IN', 'BETWEEN'].includes(condition.op)
+            ? list(condition.value)
+            : typed(condition.value),
+        };
     }
-    for (const v of values) params[v.field] = typed(v.value);
+    for (const assignment of values) params[assignment.field] = typed(assignment.value);
     const options = {};
     if (sortField.value) options.sort = `${sortField.value} ${sortDir.value}`;
     if (limit !== undefined && action.startsWith('get')) options.limit = limit;
@@ -408,18 +414,18 @@
     await loadFields(entitySelect.value, actionSelect.value);
     rebuild();
   });
-  $('x-add-where').addEventListener('click', () => {
+  byId('x-add-where').addEventListener('click', () => {
     addRow(whereRows, true).querySelector('select').focus();
     rebuild();
   });
-  $('x-add-value').addEventListener('click', () => {
+  byId('x-add-value').addEventListener('click', () => {
     addRow(valueRows, false).querySelector('select').focus();
     rebuild();
   });
-  $('x-builder').addEventListener('input', rebuild);
-  $('x-builder').addEventListener('change', rebuild);
+  byId('x-builder').addEventListener('input', rebuild);
+  byId('x-builder').addEventListener('change', rebuild);
   paramsInput.addEventListener('input', showCode);
-  $('explorer-form').addEventListener('submit', run);
+  byId('explorer-form').addEventListener('submit', run);
 
   const initial = new URLSearchParams(window.location.search);
   const startEntity = data.entities.includes(initial.get('entity'))
