@@ -165,7 +165,8 @@ export class ProviderRegistry {
     if (!cls) {
       throw new KernelError(
         'E_OAUTH_PROVIDER_CLASS',
-        `OAuth provider ${record.name} names class "${className}", which no enabled plugin provides (known: ${[...this.opts.classes().keys()].join(', ')})`,
+        `OAuth provider ${record.name} names class "${className}", which no enabled plugin provides ` +
+          `(known: ${[...this.opts.classes().keys()].join(', ')})`,
         {
           details: { provider: record.name, class: className },
         },
