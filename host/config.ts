@@ -25,6 +25,8 @@ declare module '../kernel/types' {
       embeddedSharedBuffers: string;
       connectRetryMs: number;
     };
+    /** Keys for secrets at rest (host/secrets.ts); the first encrypts. */
+    secrets: { keys?: Array<{ kid: string; key: string }> };
     /** Prometheus metrics at `/metrics`: off unless enabled; a bearer token when set. */
     metrics: { enabled: boolean; token?: string };
     /** Folder for the embedded database and private files (`oauth-providers/`…). */
@@ -88,6 +90,28 @@ export const configSchema = {
         embeddedSharedBuffers: { type: 'string', pattern: '^[1-9][0-9]{0,5}(kB|MB|GB)$', default: '32MB' },
         // At start, PostgreSQL may still be coming up (containers): retry with backoff this long.
         connectRetryMs: { type: 'integer', minimum: 0, default: 10000 },
+      },
+    },
+    secrets: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: {
+        keys: {
+          type: 'array',
+          minItems: 1,
+          description:
+            'AES-256-GCM keys for secrets at rest; the first encrypts, all decrypt (env CRM_SECRET_KEYS wins)',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['kid', 'key'],
+            properties: {
+              kid: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,32}$' },
+              key: { type: 'string', description: '32 bytes, base64' },
+            },
+          },
+        },
       },
     },
     metrics: {

@@ -80,6 +80,12 @@ export class EntityRegistry {
     for (const f of def.fields) {
       if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(f.column ?? f.name))
         throw new KernelError('E_MANIFEST_INVALID', `Entity ${def.name}: bad column ${f.column ?? f.name}`);
+      // Ciphertext is longer than the value and never equal for equal values: a text column, no filters.
+      if (f.encrypted && f.type !== 'Text')
+        throw new KernelError(
+          'E_MANIFEST_INVALID',
+          `Entity ${def.name}: encrypted field ${f.name} must be of type Text`,
+        );
       byName.set(f.name, f);
     }
     for (const f of def.fields) {
