@@ -154,6 +154,7 @@ const envMap: Array<[string, (raw: RawConfig, v: string) => void]> = [
   ['CRM_PUBLIC_URL', (c, v) => ((c.server ??= {}).publicUrl = v)],
   ['CRM_DATA_DIR', (c, v) => (c.dataDir = v)],
   ['LOG_LEVEL', (c, v) => ((c.log ??= {}).level = v)],
+  ['CRM_TRUST_PROXY', (c, v) => ((c.server ??= {}).trustProxy = v === 'true' || v === '1')],
   ['CRM_DB_CONNECT_RETRY_MS', (c, v) => ((c.database ??= {}).connectRetryMs = v)],
   ['CRM_METRICS_TOKEN', (c, v) => ((c.metrics ??= {}).token = v)],
   [
