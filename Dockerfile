@@ -14,7 +14,8 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY . .
-RUN mkdir -p /data && chown node:node /data
+# The initialised PGlite cluster a fresh data folder starts from (npm ci's prepare step, skipped above).
+RUN node bin/pglite-template.mjs && mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
 EXPOSE 8080
