@@ -70,10 +70,9 @@ async function scenario(name, envFor, cleanup = () => undefined) {
       cleanup(env);
     }
   }
-  const s = (ms) => (ms / 1000).toFixed(2);
-  console.log(
-    `${name.padEnd(22)} median ${s(median(times))} s   min ${s(Math.min(...times))} s   max ${s(Math.max(...times))} s   (${times.map(s).join(', ')})`,
-  );
+  const secs = (ms) => (ms / 1000).toFixed(2);
+  const spread = `min ${secs(Math.min(...times))} s   max ${secs(Math.max(...times))} s`;
+  console.log(`${name.padEnd(22)} median ${secs(median(times))} s   ${spread}   (${times.map(secs).join(', ')})`);
 }
 
 console.log(`node ${process.version}, ${runs} runs each, until GET /healthz answers 200`);

@@ -129,7 +129,8 @@ program
       `Configuration OK. ${planned.length} plugin(s) enabled, in load order: ${planned.map((p) => p.name).join(', ')}`,
     );
     console.log(
-      `Database: ${cfg.database.url ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${cfg.dataDir}`}; listening on ${cfg.server.host}:${cfg.server.port}`,
+      `Database: ${cfg.database.url ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${cfg.dataDir}`}; ` +
+        `listening on ${cfg.server.host}:${cfg.server.port}`,
     );
   });
 
@@ -157,20 +158,20 @@ program
  * opening a database: the built-in commands as declared above, and every installed plugin's (`npm run docs`).
  */
 function commandsFile(contributed: Array<{ plugin: string; item: CliCommand }>): string {
-  const describe = (c: Command, prefix = ''): object[] => {
-    const name = `${prefix}${c.name()}`;
-    const subs = c.commands.flatMap((s) => describe(s, `${name} `));
+  const describe = (command: Command, prefix = ''): object[] => {
+    const name = `${prefix}${command.name()}`;
+    const subs = command.commands.flatMap((sub) => describe(sub, `${name} `));
     return [
       {
         name,
-        description: c.description(),
-        arguments: c.registeredArguments.map((a) => ({
+        description: command.description(),
+        arguments: command.registeredArguments.map((a) => ({
           name: a.name() + (a.variadic ? '...' : ''),
           description: a.description,
           required: a.required,
           ...(a.defaultValue !== undefined ? { default: a.defaultValue } : {}),
         })),
-        options: c.options.map((o) => ({
+        options: command.options.map((o) => ({
           flags: o.flags,
           description: o.description,
           ...(o.defaultValue !== undefined && typeof o.defaultValue !== 'boolean' ? { default: o.defaultValue } : {}),
@@ -211,12 +212,12 @@ async function addPluginCommands(needed: boolean): Promise<void> {
   for (const cmd of commands) {
     const words = cmd.name.split(' ');
     let parent = program;
-    for (const w of words.slice(0, -1))
-      parent = parent.commands.find((c) => c.name() === w) ?? parent.command(w).description(`${w} commands`);
+    for (const word of words.slice(0, -1))
+      parent = parent.commands.find((c) => c.name() === word) ?? parent.command(word).description(`${word} commands`);
     const sub = parent.command(words[words.length - 1]).description(cmd.description);
-    for (const a of cmd.arguments ?? [])
-      sub.argument(a.required === false ? `[${a.name}]` : `<${a.name}>`, a.description);
-    for (const o of cmd.options ?? []) sub.option(o.flags, o.description, o.default);
+    for (const argument of cmd.arguments ?? [])
+      sub.argument(argument.required === false ? `[${argument.name}]` : `<${argument.name}>`, argument.description);
+    for (const option of cmd.options ?? []) sub.option(option.flags, option.description, option.default);
     sub.action(async (...raw: unknown[]) => {
       const args = raw.slice(0, (cmd.arguments ?? []).length) as string[];
       const options = raw[(cmd.arguments ?? []).length] as Record<string, unknown>;

@@ -229,7 +229,8 @@ export function finishConfig(raw: Record<string, unknown>, root = process.cwd())
   const { cors } = config.server;
   if (cors.credentials && cors.origins.includes('*')) {
     const problem =
-      "server.cors: credentials are never allowed with the wildcard origin '*' (any site could act as the signed-in user); list the origins";
+      "server.cors: credentials are never allowed with the wildcard origin '*' " +
+      '(any site could act as the signed-in user); list the origins';
     throw new KernelError('E_CONFIG_INVALID', `Invalid configuration:\n  - ${problem}`, {
       details: { problems: [problem] },
     });

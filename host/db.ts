@@ -249,7 +249,8 @@ function lockDataDir(dir: string): () => void {
       if (owner && isAlive(owner)) {
         throw new KernelError(
           'E_DATABASE',
-          `The embedded database in ${dir} is in use by process ${owner}. Stop it, or use PostgreSQL (DATABASE_URL) to run several instances.`,
+          `The embedded database in ${dir} is in use by process ${owner}. ` +
+            'Stop it, or use PostgreSQL (DATABASE_URL) to run several instances.',
           { details: { owner } },
         );
       }

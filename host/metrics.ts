@@ -20,11 +20,11 @@ const metricsOf = new WeakMap<Kernel, Metrics>();
 
 /** The kernel's metrics, created (and wired to its hooks and pool) on first use. */
 export function kernelMetrics(kernel: Kernel): Metrics {
-  let m = metricsOf.get(kernel);
-  if (m) return m;
+  let metrics = metricsOf.get(kernel);
+  if (metrics) return metrics;
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
-  m = {
+  metrics = {
     registry,
     httpRequests: new client.Counter({
       name: 'crm_http_requests_total',
@@ -72,24 +72,24 @@ export function kernelMetrics(kernel: Kernel): Metrics {
   gauge('crm_db_pool_free', 'Idle database connections', (p) => p.numFree());
   gauge('crm_db_pool_pending', 'Queries waiting for a connection', (p) => p.numPendingAcquires());
   gauge('crm_db_pool_max', 'Pool size limit', (p) => p.max);
-  metricsOf.set(kernel, m);
-  return m;
+  metricsOf.set(kernel, metrics);
+  return metrics;
 }
 
 /** Counts API calls through the kernel's own hooks; call before plugins register (the bus seals after). */
 export function instrumentKernel(kernel: Kernel): void {
-  const m = kernelMetrics(kernel);
+  const metrics = kernelMetrics(kernel);
   const labels = (req: { version: number; entity: string; action: string }) => ({
     version: String(req.version),
     entity: req.entity || '-',
     action: req.action || '-',
   });
   kernel.hooks.tap('host', apiRespond, (result, req) => {
-    m.apiCalls.inc({ ...labels(req), outcome: 'ok' });
+    metrics.apiCalls.inc({ ...labels(req), outcome: 'ok' });
     return result;
   });
   kernel.hooks.tap('host', apiException, (err, req) => {
-    m.apiCalls.inc({ ...labels(req), outcome: err.code });
+    metrics.apiCalls.inc({ ...labels(req), outcome: err.code });
   });
 }
 
@@ -102,16 +102,16 @@ const wrapped = new WeakSet<Kernel>();
 export function instrumentServices(kernel: Kernel): void {
   if (wrapped.has(kernel) || !kernel.container.hasRegistration('oauthTokens')) return;
   wrapped.add(kernel);
-  const m = kernelMetrics(kernel);
+  const metrics = kernelMetrics(kernel);
   const tokens = kernel.container.resolve<{ refresh(...args: unknown[]): Promise<unknown> }>('oauthTokens');
   const refresh = tokens.refresh.bind(tokens);
   tokens.refresh = async (...args: unknown[]) => {
     try {
       const out = await refresh(...args);
-      m.oauthRefreshes.inc({ outcome: 'ok' });
+      metrics.oauthRefreshes.inc({ outcome: 'ok' });
       return out;
     } catch (err) {
-      m.oauthRefreshes.inc({ outcome: (err as { code?: string }).code ?? 'E_INTERNAL' });
+      metrics.oauthRefreshes.inc({ outcome: (err as { code?: string }).code ?? 'E_INTERNAL' });
       throw err;
     }
   };
@@ -135,9 +135,9 @@ export function metricsEndpoint(kernel: Kernel) {
 }
 
 function bearerMatches(header: string, token: string): boolean {
-  const m = /^Bearer\s+(.+)$/i.exec(header);
-  if (!m) return false;
-  const a = Buffer.from(m[1].trim());
-  const b = Buffer.from(token);
-  return a.length === b.length && timingSafeEqual(a, b);
+  const match = /^Bearer\s+(.+)$/i.exec(header);
+  if (!match) return false;
+  const sent = Buffer.from(match[1].trim());
+  const expected = Buffer.from(token);
+  return sent.length === expected.length && timingSafeEqual(sent, expected);
 }

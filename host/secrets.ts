@@ -66,7 +66,8 @@ export class SecretBox {
     if (!key)
       throw new KernelError(
         'E_SECRET_KEY',
-        `A stored secret was encrypted with key "${kid}", which is not configured (keys: ${this.kids.join(', ')}); give every instance the same secrets.keys / CRM_SECRET_KEYS`,
+        `A stored secret was encrypted with key "${kid}", which is not configured (keys: ${this.kids.join(', ')}); ` +
+          'give every instance the same secrets.keys / CRM_SECRET_KEYS',
       );
     try {
       const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv ?? '', 'base64url'));
@@ -76,7 +77,8 @@ export class SecretBox {
     } catch (err) {
       throw new KernelError(
         'E_SECRET_KEY',
-        `A stored secret cannot be decrypted with key "${kid}": the configured key with that id is not the one it was encrypted with, or the value was altered`,
+        `A stored secret cannot be decrypted with key "${kid}": the configured key with that id is not the one ` +
+          'it was encrypted with, or the value was altered',
         { cause: err },
       );
     }
@@ -92,7 +94,8 @@ export class SecretBox {
     if (this.source !== 'file' || !this.file)
       throw new KernelError(
         'E_INVALID_PARAMS',
-        `The keys come from ${this.source === 'env' ? 'CRM_SECRET_KEYS' : 'secrets.keys in the config'}: put a new key first there (32 random bytes in base64: openssl rand -base64 32), then run crm secrets rotate`,
+        `The keys come from ${this.source === 'env' ? 'CRM_SECRET_KEYS' : 'secrets.keys in the config'}: ` +
+          'put a new key first there (32 random bytes in base64: openssl rand -base64 32), then run crm secrets rotate',
       );
     const fresh = generateKey();
     this.keys = [fresh, ...this.keys];
@@ -150,7 +153,8 @@ export function createSecretBox(config: Config, logger?: Logger, env: NodeJS.Pro
       chmodSync(file, 0o600);
       logger?.warn(
         { file },
-        'No secret key configured: generated one for secrets at rest. Back this file up (encrypted values are unreadable without it), and give every instance the same keys (secrets.keys or CRM_SECRET_KEYS)',
+        'No secret key configured: generated one for secrets at rest. Back this file up (encrypted values are ' +
+          'unreadable without it), and give every instance the same keys (secrets.keys or CRM_SECRET_KEYS)',
       );
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err; // another process made it first

@@ -189,8 +189,9 @@ export class ActionRegistry {
         generic,
       });
     };
-    for (const a of this.exact.values()) if (!a.internal) push(a, a.entity, false);
-    for (const a of this.generic.values()) for (const e of a.entities!()) push(a, e, true);
+    for (const action of this.exact.values()) if (!action.internal) push(action, action.entity, false);
+    for (const action of this.generic.values())
+      for (const entityName of action.entities!()) push(action, entityName, true);
     return out
       .filter(
         (a) =>

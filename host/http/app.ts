@@ -24,8 +24,8 @@ export async function collectRoutes(kernel: Kernel): Promise<MountedRoute[]> {
   const routes: MountedRoute[] = [];
   for (const { plugin, item } of contributed) {
     for (const method of item.methods) {
-      for (const p of ([] as string[]).concat(item.path)) {
-        const key = `${method} ${p}`;
+      for (const path of ([] as string[]).concat(item.path)) {
+        const key = `${method} ${path}`;
         const other = seen.get(key);
         if (other)
           throw new KernelError('E_HOOK_DUPLICATE', `Route ${key} is contributed by both ${other} and ${plugin}`, {
@@ -83,9 +83,9 @@ export async function createApp(kernel: Kernel): Promise<Koa> {
       ctx.state.route = route;
       await next();
     };
-    for (const p of paths)
-      router.register(p, route.methods, [mark, authenticate(kernel, route), handle] as never, {
-        name: `${route.id}:${p}`,
+    for (const path of paths)
+      router.register(path, route.methods, [mark, authenticate(kernel, route), handle] as never, {
+        name: `${route.id}:${path}`,
       });
   }
   app.use(router.routes());

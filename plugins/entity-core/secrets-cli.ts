@@ -35,9 +35,10 @@ export function secretsCliCommands(): CliCommand[] {
               .forUpdate()) as Array<Record<string, unknown> & { id: number }>;
             for (const row of stored) {
               const update: Record<string, string> = {};
-              for (const c of columns) {
-                const v = row[c];
-                if (typeof v === 'string' && v !== '' && box.needsRotation(v)) update[c] = box.encrypt(box.decrypt(v));
+              for (const column of columns) {
+                const value = row[column];
+                if (typeof value === 'string' && value !== '' && box.needsRotation(value))
+                  update[column] = box.encrypt(box.decrypt(value));
               }
               if (!Object.keys(update).length) continue;
               await trx(entity.table).where('id', row.id).update(update);

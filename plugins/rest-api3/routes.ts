@@ -68,8 +68,8 @@ async function process(
 ): Promise<unknown> {
   const entity = rawEntity.replace(/[^A-Za-z0-9_]+/g, '_').slice(0, 63);
   const action = rawAction.replace(/[^A-Za-z0-9_]+/g, '_').slice(0, 63);
-  const p: Obj = { ...params, check_permissions: true };
-  if (!('version' in p)) p.version = 3;
+  const checked: Obj = { ...params, check_permissions: true };
+  if (!('version' in checked)) checked.version = 3;
   if (
     (ctx.method === 'GET' || ctx.method === 'HEAD') &&
     action.slice(0, 3).toLowerCase() !== 'get' &&
@@ -79,7 +79,7 @@ async function process(
   }
   // Lets renderError lay out an API error with this call's entity and action.
   ctx.state.api3Call = { entity: normaliseEntity(entity), action: normaliseAction(action) };
-  return api3(scope).call({ entity, action, params: p, principal, scope });
+  return api3(scope).call({ entity, action, params: checked, principal, scope });
 }
 
 async function handleCore(
@@ -95,12 +95,12 @@ async function handleCore(
   let action = stringParam(merged.action);
 
   if (endpoint === 'extern') {
-    const q = qRoute(get.q);
-    if (q === 'ping') return send(binding, ctx, { is_error: 0, message: 'PONG: ' }, fmt);
-    if (q === 'malformed') return send(binding, ctx, restError(MESSAGES.malformed), fmt);
+    const route = qRoute(get.q);
+    if (route === 'ping') return send(binding, ctx, { is_error: 0, message: 'PONG: ' }, fmt);
+    if (route === 'malformed') return send(binding, ctx, restError(MESSAGES.malformed), fmt);
     if (!fmt.json && !binding.renderers.has('xml')) return sendXmlDisabled(binding, ctx);
     if (principal.via === 'anonymous') return send(binding, ctx, restError(MESSAGES.noKey), fmt);
-    if (q) [entity, action] = q;
+    if (route) [entity, action] = route;
   } else {
     if (!fmt.json && !binding.renderers.has('xml')) return sendXmlDisabled(binding, ctx);
     if (!holds(MENU_PERMISSION, principal.permissions)) {
@@ -169,11 +169,11 @@ async function processMultiple(
   };
   if (Array.isArray(calls)) {
     const out: unknown[] = [];
-    for (const c of calls) out.push(await run(c));
+    for (const entry of calls) out.push(await run(entry));
     return out;
   }
   const out: Obj = {};
-  for (const [k, c] of Object.entries(calls)) out[k] = await run(c);
+  for (const [k, entry] of Object.entries(calls)) out[k] = await run(entry);
   return out;
 }
 
@@ -230,9 +230,9 @@ export function renderError(binding: RestApi3Binding, endpoint: Endpoint, err: K
   if (!call && err.code === 'E_UNAUTHENTICATED') {
     if (endpoint === 'extern') {
       // extern/rest.php answers ping and rejects malformed paths before it looks at credentials.
-      const q = qRoute(safeGet(ctx).q);
-      if (q === 'ping') return send(binding, ctx, { is_error: 0, message: 'PONG: ' }, fmt);
-      if (q === 'malformed') return send(binding, ctx, restError(MESSAGES.malformed), fmt);
+      const route = qRoute(safeGet(ctx).q);
+      if (route === 'ping') return send(binding, ctx, { is_error: 0, message: 'PONG: ' }, fmt);
+      if (route === 'malformed') return send(binding, ctx, restError(MESSAGES.malformed), fmt);
     }
     return send(binding, ctx, restError(err.message), fmt);
   }

@@ -72,13 +72,17 @@ async function keyWarnings(cli: CliContext, contactId: number): Promise<string[]
   const user = await identity.findUserByContact(db, contactId);
   if (!user)
     return [
-      `Warning: contact ${contactId} has no user; flows that require a user (the default for API keys) refuse this key. Create one with: crm user add <name> --contact ${contactId} --api-client`,
+      `Warning: contact ${contactId} has no user; flows that require a user (the default for API keys) ` +
+        `refuse this key. Create one with: crm user add <name> --contact ${contactId} --api-client`,
     ];
   if (!user.is_active) return [`Warning: user ${user.username} is disabled; every call with this key is refused.`];
   const perms = await identity.permissionsFor(db, user.id);
   if (!holds('authenticate with api key', perms))
     return [
-      `Warning: user ${user.username} lacks 'authenticate with api key', so calls with this key pass the default guards only with the site key. Fix: crm role grant ${API_CLIENT_ROLE} ${API_CLIENT_PERMISSIONS.map((p) => `'${p}'`).join(' ')} && crm role grant ${API_CLIENT_ROLE} --user ${user.username}`,
+      `Warning: user ${user.username} lacks 'authenticate with api key', so calls with this key pass the ` +
+        'default guards only with the site key. Fix: ' +
+        `crm role grant ${API_CLIENT_ROLE} ${API_CLIENT_PERMISSIONS.map((name) => `'${name}'`).join(' ')} ` +
+        `&& crm role grant ${API_CLIENT_ROLE} --user ${user.username}`,
     ];
   return [];
 }
@@ -96,7 +100,9 @@ export function userCliCommands(): CliCommand[] {
         { flags: '--no-password', description: 'Create the user without a password (API keys / JWT only)' },
         {
           flags: '--api-client',
-          description: `Give the ${API_CLIENT_ROLE} role (created if new: ${API_CLIENT_PERMISSIONS.join(', ')}), so the user's API keys pass the guards`,
+          description:
+            `Give the ${API_CLIENT_ROLE} role (created if new: ${API_CLIENT_PERMISSIONS.join(', ')}), ` +
+            "so the user's API keys pass the guards",
         },
       ],
       async run(args, options, cli) {
@@ -118,7 +124,8 @@ export function userCliCommands(): CliCommand[] {
           });
         });
         return [
-          `Created user ${user.username} (id ${user.id}, contact ${user.contact_id})${roles.length ? ` with roles ${roles.join(', ')}` : ''}.`,
+          `Created user ${user.username} (id ${user.id}, contact ${user.contact_id})` +
+            `${roles.length ? ` with roles ${roles.join(', ')}` : ''}.`,
           ...(generated && password ? [`Password (shown once): ${generated}`] : []),
         ].join('\n');
       },

@@ -53,7 +53,7 @@ export async function verifyJwt(
   }
   const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ') : [];
   if (!scopes.includes('authx')) return null;
-  const m = typeof payload.sub === 'string' ? /^cid:(\d{1,15})$/.exec(payload.sub) : null;
-  if (!m) return { reject: 'Malformed JWT. Must specify the contact ID.' };
-  return { contactId: Number(m[1]), claims: payload };
+  const match = typeof payload.sub === 'string' ? /^cid:(\d{1,15})$/.exec(payload.sub) : null;
+  if (!match) return { reject: 'Malformed JWT. Must specify the contact ID.' };
+  return { contactId: Number(match[1]), claims: payload };
 }

@@ -88,7 +88,8 @@ export default definePlugin<UsersOptions>((ctx) => {
     });
     for (const contributed of await ctx.runHook(permissionAliases)) aliases = { ...aliases, ...contributed };
     await keyring.load(db);
-    for (const p of await ctx.runHook(permissionsCatalogue)) if (!catalogue.has(p.name)) catalogue.set(p.name, p);
+    for (const permission of await ctx.runHook(permissionsCatalogue))
+      if (!catalogue.has(permission.name)) catalogue.set(permission.name, permission);
   });
 
   // First run belongs to `crm serve` only: a CLI command on an empty database creates no administrator.

@@ -10,10 +10,10 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 describe('generated docs', function () {
   this.timeout(90000);
-  it('docs/hooks.md, actions.md, errors.md, manifest.md, entities.md, config.schema.json and openapi.json and cli/commands.json match the code (run `npm run docs`)', () => {
+  it('docs/{hooks,actions,errors,manifest,entities}.md, config.schema.json, openapi.json, cli/commands.json match the code', () => {
     const out = mkdtempSync(path.join(tmpdir(), 'crm-docs-'));
     const commands = path.join(out, 'commands.json');
-    const r = spawnSync(
+    const run = spawnSync(
       process.execPath,
       [path.join(root, 'bin/crm.mjs'), 'docs', '--out', out, '--commands', commands],
       {
@@ -22,8 +22,8 @@ describe('generated docs', function () {
         env: { ...process.env, DATABASE_URL: '', CRM_CONFIG: '' },
       },
     );
-    expect(r.status, r.stderr).to.equal(0);
-    for (const f of [
+    expect(run.status, run.stderr).to.equal(0);
+    for (const file of [
       'hooks.md',
       'actions.md',
       'errors.md',
@@ -32,8 +32,8 @@ describe('generated docs', function () {
       'config.schema.json',
       'openapi.json',
     ]) {
-      expect(readFileSync(path.join(out, f), 'utf8'), `docs/${f} is stale: run npm run docs`).to.equal(
-        readFileSync(path.join(root, 'docs', f), 'utf8'),
+      expect(readFileSync(path.join(out, file), 'utf8'), `docs/${file} is stale: run npm run docs`).to.equal(
+        readFileSync(path.join(root, 'docs', file), 'utf8'),
       );
     }
     // What the CLI front answers --help and argument errors from.

@@ -102,9 +102,9 @@ describe('crm CLI beside a running server on the embedded database', function ()
   });
 
   it('user list: a header, and --json, read through the running server', () => {
-    const r = cli('user', 'list');
-    expect(r.status, r.stderr).to.equal(0);
-    const [header, admin] = r.stdout.trim().split('\n');
+    const result = cli('user', 'list');
+    expect(result.status, result.stderr).to.equal(0);
+    const [header, admin] = result.stdout.trim().split('\n');
     expect(header.split('\t')).to.deep.equal(['ID', 'USERNAME', 'CONTACT', 'STATE', 'ROLES']);
     expect(admin).to.match(/^1\tadmin\t1\tactive\tadministrator$/);
     const json = cli('user', 'list', '--json');

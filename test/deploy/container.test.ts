@@ -27,7 +27,7 @@ describe('container image and compose', () => {
   it('Dockerfile: production dependencies only, a non-root user, a health check on /healthz, serve', () => {
     const steps = instructions(readFileSync(path.join(root, 'Dockerfile'), 'utf8'));
     const known = ['FROM', 'WORKDIR', 'COPY', 'RUN', 'ENV', 'USER', 'VOLUME', 'EXPOSE', 'HEALTHCHECK', 'CMD', 'ARG'];
-    for (const s of steps) expect(known, `unknown instruction ${s.op}`).to.include(s.op);
+    for (const step of steps) expect(known, `unknown instruction ${step.op}`).to.include(step.op);
     expect(steps[0].op).to.equal('FROM');
     const runs = steps.filter((s) => s.op === 'RUN').map((s) => s.args);
     expect(runs.some((r) => /npm ci\b.*--omit=dev/.test(r))).to.equal(true);
@@ -54,17 +54,17 @@ describe('container image and compose', () => {
     expect(services.postgres.healthcheck.test.join(' ')).to.contain('pg_isready');
     const instances = Object.entries(services).filter(([, s]) => s.image === 'crm-service:local');
     expect(instances.map(([name]) => name)).to.deep.equal(['crm1', 'crm2']);
-    for (const [, s] of instances) {
-      expect(s.build).to.equal('.');
-      expect(s.environment.DATABASE_URL).to.match(/^postgres:\/\/crm:.*@postgres:5432\/crm$/);
-      expect(s.environment.CRM_SECRET_KEYS).to.contain('${CRM_SECRET_KEYS:?');
-      expect(s.environment.HOST).to.equal('0.0.0.0');
-      expect(s.depends_on.postgres.condition).to.equal('service_healthy');
+    for (const [, service] of instances) {
+      expect(service.build).to.equal('.');
+      expect(service.environment.DATABASE_URL).to.match(/^postgres:\/\/crm:.*@postgres:5432\/crm$/);
+      expect(service.environment.CRM_SECRET_KEYS).to.contain('${CRM_SECRET_KEYS:?');
+      expect(service.environment.HOST).to.equal('0.0.0.0');
+      expect(service.depends_on.postgres.condition).to.equal('service_healthy');
     }
     // Each instance has its own data folder; everything they must share is in PostgreSQL.
     expect(instances[0][1].volumes).not.to.deep.equal(instances[1][1].volumes);
-    for (const v of [...instances.flatMap(([, s]) => s.volumes), ...services.postgres.volumes])
-      expect(Object.keys(compose.volumes ?? {})).to.include(String(v).split(':')[0]);
+    for (const volume of [...instances.flatMap(([, service]) => service.volumes), ...services.postgres.volumes])
+      expect(Object.keys(compose.volumes ?? {})).to.include(String(volume).split(':')[0]);
 
     const proxy = services.proxy;
     expect(proxy.ports).to.deep.equal(['8080:80']);

@@ -7,46 +7,46 @@ import { createDb, finishConfig } from '../../host';
 import { bootTestKernel, type TestKernel } from '../../host/testing';
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/plugins');
-const lines = (t: TestKernel) => t.logs.map((l) => JSON.parse(l) as Record<string, unknown>);
+const lines = (booted: TestKernel) => booted.logs.map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('host/operations', function () {
   this.timeout(60000);
 
   describe('access log and metrics', () => {
-    let t: TestKernel;
+    let booted: TestKernel;
     const token = 'metrics-token-0123456789';
     before(async () => {
-      t = await bootTestKernel({
+      booted = await bootTestKernel({
         plugins: ['system', 'api3', 'rest-api3', 'users', 'auth-legacy-keys'],
         config: { metrics: { enabled: true, token } },
       });
     });
-    after(() => t.close());
+    after(() => booted.close());
 
     it('logs one line per request: method, path with secrets redacted, status, duration, request id, principal', async () => {
       await (
-        await t.http()
+        await booted.http()
       )
         .get('/healthz?api_key=sekrit-1&key=sekrit-2&json%5Bpassword%5D=sekrit-3&keep=visible')
         .set('X-Request-Id', 'access-1');
-      const line = lines(t).find((l) => l.msg === 'request' && l.requestId === 'access-1')!;
+      const line = lines(booted).find((l) => l.msg === 'request' && l.requestId === 'access-1')!;
       expect(line).to.include({ method: 'GET', status: 200, route: 'system:healthz', via: 'anonymous' });
       expect(line.path).to.equal(
         '/healthz?api_key=[redacted]&key=[redacted]&json%5Bpassword%5D=[redacted]&keep=visible',
       );
       expect(line.ms).to.be.a('number');
       expect(line).to.have.property('contactId', null);
-      expect(t.logs.join('\n')).not.to.match(/sekrit-/);
+      expect(booted.logs.join('\n')).not.to.match(/sekrit-/);
     });
 
     it('/metrics needs the bearer token, then counts requests by route and status and API calls by outcome', async () => {
-      const http = await t.http();
+      const http = await booted.http();
       expect((await http.get('/metrics')).status).to.equal(401);
       expect((await http.get('/metrics').set('Authorization', 'Bearer wrong-token-0123456789')).status).to.equal(401);
       await http.get('/healthz');
       await http.get('/no/such/route');
-      await t.kernel.api.call({ version: 3, entity: 'System', action: 'get', params: {}, trusted: true });
-      await t.kernel.api.call({ version: 3, entity: 'System', action: 'get', params: {} }).catch(() => undefined);
+      await booted.kernel.api.call({ version: 3, entity: 'System', action: 'get', params: {}, trusted: true });
+      await booted.kernel.api.call({ version: 3, entity: 'System', action: 'get', params: {} }).catch(() => undefined);
       const res = await http.get('/metrics').set('Authorization', `Bearer ${token}`);
       expect(res.status).to.equal(200);
       expect(res.headers['content-type']).to.match(/^text\/plain/);
@@ -63,11 +63,11 @@ describe('host/operations', function () {
   });
 
   it('/metrics is off by default (404)', async () => {
-    const t = await bootTestKernel({ plugins: ['system'] });
+    const booted = await bootTestKernel({ plugins: ['system'] });
     try {
-      expect((await (await t.http()).get('/metrics')).status).to.equal(404);
+      expect((await (await booted.http()).get('/metrics')).status).to.equal(404);
     } finally {
-      await t.close();
+      await booted.close();
     }
   });
 
@@ -94,18 +94,18 @@ describe('host/operations', function () {
   });
 
   describe('CORS', () => {
-    let t: TestKernel;
+    let booted: TestKernel;
     before(async () => {
-      t = await bootTestKernel({
+      booted = await bootTestKernel({
         plugins: ['system'],
         config: { server: { cors: { origins: ['https://app.example'], credentials: true } } },
       });
     });
-    after(() => t.close());
+    after(() => booted.close());
 
     it('answers a preflight from an allowed origin, with credentials', async () => {
       const res = await (
-        await t.http()
+        await booted.http()
       )
         .options('/healthz')
         .set('Origin', 'https://app.example')
@@ -115,20 +115,20 @@ describe('host/operations', function () {
       expect(res.headers['access-control-allow-origin']).to.equal('https://app.example');
       expect(res.headers['access-control-allow-credentials']).to.equal('true');
       expect(res.headers['access-control-allow-headers']).to.contain('X-Crm-Auth');
-      const get = await (await t.http()).get('/healthz').set('Origin', 'https://app.example');
+      const get = await (await booted.http()).get('/healthz').set('Origin', 'https://app.example');
       expect(get.headers['access-control-allow-origin']).to.equal('https://app.example');
       expect(get.headers['access-control-expose-headers']).to.contain('X-Request-Id');
     });
 
     it('gives an origin off the list no CORS headers', async () => {
       const res = await (
-        await t.http()
+        await booted.http()
       )
         .options('/healthz')
         .set('Origin', 'https://evil.example')
         .set('Access-Control-Request-Method', 'GET');
       expect(res.headers).not.to.have.property('access-control-allow-origin');
-      const get = await (await t.http()).get('/healthz').set('Origin', 'https://evil.example');
+      const get = await (await booted.http()).get('/healthz').set('Origin', 'https://evil.example');
       expect(get.headers).not.to.have.property('access-control-allow-origin');
     });
 

@@ -103,27 +103,27 @@ describe('secrets at rest', function () {
   });
 
   describe('encrypted entity fields (OAuth client secrets and tokens)', () => {
-    let t: TestKernel;
+    let harness: TestKernel;
     before(async () => {
-      t = await bootTestKernel({
+      harness = await bootTestKernel({
         plugins: ['oauth-client', 'api4'],
         config: { secrets: { keys: [{ kid: 'a', key: K1.toString('base64') }] } },
       });
     });
-    after(() => t?.close());
+    after(() => harness?.close());
 
     it('the database column holds ciphertext; the store and the API read the plain value', async () => {
-      const store = t.kernel.container.resolve<OAuthStore>('oauthStore');
-      const client = await store.createClient(t.kernel.db, {
+      const store = harness.kernel.container.resolve<OAuthStore>('oauthStore');
+      const client = await store.createClient(harness.kernel.db, {
         provider: 'test_example_1',
         guid: 'client-1',
         secret: 'client-secret-1',
       });
       expect(client.secret).to.equal('client-secret-1');
-      const raw = await t.kernel.db('crm_oauth_client').where('id', Number(client.id)).first('secret', 'guid');
+      const raw = await harness.kernel.db('crm_oauth_client').where('id', Number(client.id)).first('secret', 'guid');
       expect(raw.secret).to.match(/^enc:v1:a:/);
       expect(raw.guid).to.equal('client-1');
-      const got = (await t.kernel.api.call({
+      const got = (await harness.kernel.api.call({
         version: 4,
         entity: 'OAuthClient',
         action: 'get',
@@ -133,24 +133,24 @@ describe('secrets at rest', function () {
       const rows = Array.isArray(got) ? got : got.values!;
       expect(rows[0].secret).to.equal('client-secret-1');
 
-      const entities = t.kernel.container.resolve<EntityRegistry>('entities');
-      const tokens = t.kernel.container.resolve<EntityStore>('entityStore');
-      const id = await tokens.insert(t.kernel.db, entities.get('OAuthSysToken'), {
+      const entities = harness.kernel.container.resolve<EntityRegistry>('entities');
+      const tokens = harness.kernel.container.resolve<EntityStore>('entityStore');
+      const id = await tokens.insert(harness.kernel.db, entities.get('OAuthSysToken'), {
         client_id: client.id,
         access_token: 'access-1',
         refresh_token: 'refresh-1',
         expires: 0,
       });
-      const rawToken = await t.kernel.db(entities.get('OAuthSysToken').table).where({ id }).first();
+      const rawToken = await harness.kernel.db(entities.get('OAuthSysToken').table).where({ id }).first();
       expect(rawToken.access_token).to.match(/^enc:v1:a:/);
       expect(rawToken.refresh_token).to.match(/^enc:v1:a:/);
-      const read = await store.readToken(t.kernel.db, 'OAuthSysToken', id);
+      const read = await store.readToken(harness.kernel.db, 'OAuthSysToken', id);
       expect([read.access_token, read.refresh_token]).to.deep.equal(['access-1', 'refresh-1']);
     });
 
     it('crm secrets rotate re-encrypts every row (plain legacy rows too) with the newest key; old keys still read', async () => {
-      const db = t.kernel.db;
-      const store = t.kernel.container.resolve<OAuthStore>('oauthStore');
+      const db = harness.kernel.db;
+      const store = harness.kernel.container.resolve<OAuthStore>('oauthStore');
       const legacy = await store.createClient(db, { provider: 'test_example_1', guid: 'legacy', secret: 'x' });
       await db('crm_oauth_client').where('id', Number(legacy.id)).update({ secret: 'legacy-plain-secret' });
       expect((await store.clientById(db, Number(legacy.id))).secret).to.equal('legacy-plain-secret');
@@ -158,10 +158,10 @@ describe('secrets at rest', function () {
       const rotated = boxOf(['b', K2], ['a', K1]);
       const before = await db('crm_oauth_client').select('id', 'secret').orderBy('id');
       for (const row of before) expect(rotated.decrypt(row.secret)).to.be.a('string'); // old rows read with the new set
-      const rotate = ((await t.kernel.hooks.run(cliCommands)) as CliCommand[]).find(
+      const rotate = ((await harness.kernel.hooks.run(cliCommands)) as CliCommand[]).find(
         (c) => c.name === 'secrets rotate',
       )!;
-      const base = cliContext(t.kernel);
+      const base = cliContext(harness.kernel);
       const services = new Proxy(base.services, {
         get: (target, key) => (key === 'secretBox' ? rotated : Reflect.get(target, key)),
       });

@@ -19,7 +19,8 @@ describe('format-xml', () => {
     it('indents nested arrays by depth*4 and uses numeric keys as tag names verbatim', () => {
       const xml = renderCoreXml({ count: 1, values: [{ id: '1', tags: ['a', 'b'], addr: { city: 'X' } }] });
       expect(xml).to.contain(
-        '<Result>\n    <id>1</id>\n    <tags>\n        <0>a</0>\n        <1>b</1>\n    </tags>\n    <addr>\n        <city>X</city>\n    </addr>\n</Result>\n',
+        '<Result>\n    <id>1</id>\n    <tags>\n        <0>a</0>\n        <1>b</1>\n    </tags>\n' +
+          '    <addr>\n        <city>X</city>\n    </addr>\n</Result>\n',
       );
     });
 
