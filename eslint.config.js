@@ -56,7 +56,10 @@ export default tseslint.config(
     files: ['bin/**/*.mjs', 'cli/**/*.mjs', 'bench/**/*.mjs', '*.js', 'eslint-rules/**/*.js'],
     languageOptions: {
       globals: Object.fromEntries(
-        ['process', 'console', 'URL', 'fetch', 'setTimeout', 'clearTimeout'].map((g) => [g, 'readonly']),
+        ['process', 'console', 'URL', 'fetch', 'setTimeout', 'clearTimeout', 'performance', 'Buffer'].map((g) => [
+          g,
+          'readonly',
+        ]),
       ),
     },
   },

@@ -15,7 +15,7 @@ import {
   writeSync,
 } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import knexFactory, { type Knex } from 'knex';
 import ClientPGLite from 'knex-pglite';
 import { PGlite } from '@electric-sql/pglite';
@@ -93,8 +93,11 @@ export function createDb(config: Config, logger?: Logger, opts: CreateDbOptions 
   // PostgreSQL's default 128MB buffer cache would sit in this process's memory, on top of the OS page
   // cache; 32MB keeps a loaded server ~120 MB smaller at no measured cost (docs/performance.md, Memory).
   // A start parameter, not postgresql.conf: PGlite would replace that whole file (initdb's settings too).
+  // A fresh folder starts from the initialised cluster `npm ci` cached (bin/pglite-template.mjs), not initdb.
+  const template = readdirSync(dir).length === 0 ? clusterTemplate() : undefined;
   const pglite = new PGlite(dir, {
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${config.database.embeddedSharedBuffers}`],
+    ...(template ? { loadDataDir: new Blob([template]) } : {}),
   });
   const db = knexFactory({
     client: ClientPGLite as unknown as typeof knexFactory.Client,
@@ -147,6 +150,20 @@ export async function shareEmbedded(db: Db, config: Config, logger?: Logger): Pr
 const stops = new WeakMap<Db, () => Promise<void>>();
 
 const releases = new WeakMap<Db, () => void>();
+
+const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The cached initialised cluster for the installed PGlite (see bin/pglite-template.mjs), when built. */
+function clusterTemplate(): Buffer | undefined {
+  try {
+    const pkg = path.join(packageRoot, 'node_modules/@electric-sql/pglite/package.json');
+    const { version } = JSON.parse(readFileSync(pkg, 'utf8')) as { version: string };
+    const file = path.join(packageRoot, 'node_modules/.cache/crm-service', `pglite-${version}-cluster.tar`);
+    return existsSync(file) ? readFileSync(file) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Distinct statement texts named per process; beyond this, queries run unnamed (no server memory growth). */
 export const MAX_PREPARED = 2000;

@@ -23,6 +23,7 @@ export { createApp, collectRoutes, type MountedRoute } from './http/app';
 export { startServer, type RunningServer } from './http/server';
 export { createLogger, SECRET_KEYS } from './log';
 export { kernelMetrics, type Metrics } from './metrics';
+export { createSecretBox, generateKey, keySpec, SecretBox, type KeySource, type SecretKey } from './secrets';
 export type {
   AuthRequest,
   CliCommand,

@@ -37,7 +37,8 @@ export async function refreshOne(
         error: null,
         modified_date: trx.fn.now(),
       };
-      await trx(entity.table).where('id', id).update(store.encode(values));
+      // Through the entity store, which encrypts the tokens (`encrypted` fields).
+      await store.opts.store.update(trx, entity, id, store.encode(values));
       return { row: await store.readToken(trx, storage, id), refreshed: true };
     } catch (err) {
       if (!isKernelError(err) || err.code === 'E_OAUTH_NO_REFRESH_TOKEN' || err.code === 'E_OAUTH_CLIENT_NOT_FOUND')

@@ -189,7 +189,10 @@ describe('oauth-client providers', () => {
       let err: KernelError | undefined;
       await providers.get('nope').catch((e) => (err = e));
       expect(err?.code).to.equal('E_OAUTH_PROVIDER_UNKNOWN');
-      expect(err?.message).to.equal('Invalid provider name: nope');
+      // The reference's message first, then the known providers and where more come from.
+      expect(err?.message).to.match(/^Invalid provider name: nope \(known: [^;]+;/);
+      expect(err?.message).to.contain('the oauth-providers-grant plugin adds');
+      expect(err?.details?.known).to.include.members((await providers.list()).map((p) => p.name));
     });
 
     it('returns copies: a caller cannot alter the cached list', async () => {
