@@ -182,7 +182,7 @@ async function addPluginCommands(needed: boolean): Promise<void> {
       const args = raw.slice(0, (cmd.arguments ?? []).length) as string[];
       const options = raw[(cmd.arguments ?? []).length] as Record<string, unknown>;
       const quiet = { ...cfg, log: { ...cfg.log, level: cfg.log.level === 'info' ? 'warn' : cfg.log.level } };
-      const log = createLogger({ level: quiet.log.level, pretty: quiet.log.pretty });
+      const log = createLogger({ level: quiet.log.level, pretty: quiet.log.pretty, stderr: true });
       // Beside a running server on the embedded database: through the socket it shares.
       const kernel = await createKernel({ config: quiet, log, db: createDb(quiet, log, { attach: true }) });
       try {
