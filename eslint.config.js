@@ -63,10 +63,4 @@ export default tseslint.config(
       ),
     },
   },
-  {
-    // being split; see issue 10. Another change is rewriting these two plugins (and their tests): long lines
-    // and short names there are warnings until it lands.
-    files: ['plugins/oauth-client/**', 'plugins/api3/**', 'test/plugins/oauth-client/**', 'test/plugins/api3/**'],
-    rules: { 'max-len': 'warn', 'crm/short-names': 'warn' },
-  },
 );

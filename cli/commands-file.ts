@@ -1,4 +1,3 @@
-/** `cli/commands.json`, written by `npm run docs`: what the plain-JavaScript front knows about commands. */
 import type { Command } from 'commander';
 import type { CliCommand } from '../host';
 

@@ -43,10 +43,10 @@ export async function refreshOne(
     } catch (err) {
       if (!isKernelError(err) || err.code === 'E_OAUTH_NO_REFRESH_TOKEN' || err.code === 'E_OAUTH_CLIENT_NOT_FOUND')
         throw err;
-      const d = (err.details ?? {}) as Row;
+      const details = (err.details ?? {}) as Row;
       const error = {
-        error: String(d.error ?? (err.code === 'E_OAUTH_UNREACHABLE' ? 'unreachable' : err.code)),
-        error_description: String(d.error_description ?? err.message),
+        error: String(details.error ?? (err.code === 'E_OAUTH_UNREACHABLE' ? 'unreachable' : err.code)),
+        error_description: String(details.error_description ?? err.message),
         time: store.now(),
       };
       await trx(entity.table)

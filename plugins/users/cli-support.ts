@@ -1,6 +1,6 @@
-/** What the users plugin's CLI commands share: services from the CLI context, argument parsing, tables. */
+/** What the users plugin's CLI commands share: their services, argument parsing and table output. */
 import { KernelError } from '../../kernel';
-import type { CliContext } from '../../host';
+import { type CliCommand, type CliContext } from '../../host';
 import type { IdentityStore } from './store';
 
 export const deps = (cli: CliContext) => ({
@@ -40,3 +40,25 @@ export function need(args: string[], i: number, name: string): string {
   if (!v) throw new KernelError('E_INVALID_PARAMS', `Missing argument <${name}>`);
   return v;
 }
+
+/** `user enable` / `user disable`: a disabled user's credentials are all refused and its sessions end. */
+export function activeCommand(active: boolean): CliCommand {
+  const verb = active ? 'enable' : 'disable';
+  return {
+    name: `user ${verb}`,
+    description: active
+      ? 'Enable a disabled user again'
+      : 'Disable a user: every credential of the user is refused and its sessions end',
+    arguments: [{ name: 'username', description: 'Login name', required: true }],
+    async run(args, _options, cli) {
+      const { db, identity } = deps(cli);
+      await identity.setActive(db, need(args, 0, 'username'), active);
+      return `User ${args[0]} ${verb}d.`;
+    },
+  };
+}
+
+/**
+ * Why a new key may be refused (to stderr-like lines in the output): no active user for the contact, or a user
+ * without `authenticate with api key` (then only requests carrying the site key pass the default guards).
+ */
