@@ -162,7 +162,13 @@ async function addPluginCommands(needed: boolean): Promise<void> {
     cfg = config();
     // Listing commands opens nothing: an in-memory engine that is never queried, so a running server's
     // lock on the data folder does not hide the command.
-    const kernel = await registeredKernel({ ...cfg, database: { ...cfg.database, url: undefined, memory: true } });
+    // Registration here is mostly compiling TypeScript; on a loaded machine it can pass the plugin limit that
+    // guards a server's start, and a command that cannot be listed is worse than a slow one.
+    const kernel = await registeredKernel({
+      ...cfg,
+      database: { ...cfg.database, url: undefined, memory: true },
+      pluginTimeoutMs: Math.max(cfg.pluginTimeoutMs, 60000),
+    });
     commands = await kernel.hooks.run(cliCommands);
     await kernel.close();
   } catch (err) {
@@ -182,7 +188,8 @@ async function addPluginCommands(needed: boolean): Promise<void> {
       const args = raw.slice(0, (cmd.arguments ?? []).length) as string[];
       const options = raw[(cmd.arguments ?? []).length] as Record<string, unknown>;
       const quiet = { ...cfg, log: { ...cfg.log, level: cfg.log.level === 'info' ? 'warn' : cfg.log.level } };
-      const log = createLogger({ level: quiet.log.level, pretty: quiet.log.pretty, stderr: true });
+      // Logs go to stderr: stdout is the command's answer (`--json` included).
+      const log = createLogger({ level: quiet.log.level, pretty: quiet.log.pretty, destination: process.stderr });
       // Beside a running server on the embedded database: through the socket it shares.
       const kernel = await createKernel({ config: quiet, log, db: createDb(quiet, log, { attach: true }) });
       try {

@@ -3,19 +3,27 @@
  * PGlite (in a data folder, or in memory). One SQL dialect, so one set of migrations; each plugin
  * ships its own `migrations/` folder and knex's migrator runs them, every batch in a transaction.
  */
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import knexFactory, { type Knex } from 'knex';
 import ClientPGLite from 'knex-pglite';
 import { PGlite } from '@electric-sql/pglite';
 import { KernelError, type Logger, type Storage } from '../kernel';
 import type { Config } from './config';
-import { lockDataDir } from './data-dir-lock';
-import { preparedStatements } from './prepared-statements';
 import { migrate } from './migrator';
+import { preparedStatements } from './prepared-statements';
 
 export { migrate, pendingMigrations } from './migrator';
+import {
+  attachedDb,
+  clusterTemplate,
+  embeddedSocketPath,
+  lockDataDir,
+  rememberEmbedded,
+  stopSharing,
+} from './embedded';
+
+export { SOCKET_NAME, embeddedSocketPath, shareEmbedded } from './embedded';
 
 export type Db = Knex;
 
@@ -25,14 +33,6 @@ export interface CreateDbOptions {
    * local socket it shares instead of failing (CLI commands). Without a socket the error names the process.
    */
   attach?: boolean;
-}
-
-/** The file name PostgreSQL clients look for in a socket folder (`host=<dataDir>`, port 5432). */
-export const SOCKET_NAME = '.s.PGSQL.5432';
-
-/** Where a running server shares its embedded database: `<dataDir>/.s.PGSQL.5432`. */
-export function embeddedSocketPath(config: Config): string {
-  return path.join(path.resolve(config.root, config.dataDir), SOCKET_NAME);
 }
 
 /** Opens the database named by the config. Nothing is sent until the first query. */
@@ -82,7 +82,7 @@ export function createDb(config: Config, logger?: Logger, opts: CreateDbOptions 
     unlock = lockDataDir(dir);
   } catch (err) {
     const socket = embeddedSocketPath(config);
-    if (opts.attach && (err as KernelError).details?.owner && existsSync(socket)) return attached(socket, log);
+    if (opts.attach && (err as KernelError).details?.owner && existsSync(socket)) return attachedDb(socket, log);
     throw err;
   }
   // PostgreSQL's default 128MB buffer cache would sit in this process's memory, on top of the OS page
@@ -101,64 +101,11 @@ export function createDb(config: Config, logger?: Logger, opts: CreateDbOptions 
     log,
   } as Knex.Config);
   releases.set(db, unlock);
-  embedded.set(db, pglite);
+  rememberEmbedded(db, pglite);
   return db;
 }
 
-/** A `pg` client over the socket a running server shares (one connection: the server multiplexes onto one engine). */
-function attached(socket: string, log: Knex.Config['log']): Db {
-  return knexFactory({
-    client: 'pg',
-    log,
-    connection: { host: path.dirname(socket), port: 5432, user: 'postgres', database: 'postgres' },
-    pool: { min: 0, max: 1 },
-  });
-}
-
-const embedded = new WeakMap<Db, PGlite>();
-
-/**
- * Lets other local processes (CLI commands) into the embedded database while this process holds it:
- * PGlite's socket server on `<dataDir>/.s.PGSQL.5432`, a unix socket only this machine's users with
- * access to the data folder can open (never TCP). Returns how to stop it; a no-op on PostgreSQL or in memory.
- */
-export async function shareEmbedded(db: Db, config: Config, logger?: Logger): Promise<() => Promise<void>> {
-  const pglite = embedded.get(db);
-  if (!pglite) return async () => undefined;
-  const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
-  const socket = embeddedSocketPath(config);
-  // We hold the data-folder lock, so a socket file left here is a crashed run's.
-  if (existsSync(socket)) unlinkSync(socket);
-  const server = new PGLiteSocketServer({ db: pglite, path: socket, maxConnections: 8 });
-  await server.start();
-  chmodSync(socket, 0o600); // this user only (a unix socket needs write permission to connect)
-  logger?.debug({ socket }, 'embedded database shared on a local socket');
-  let stopped: Promise<void> | undefined;
-  const stop = () =>
-    (stopped ??= server.stop().finally(() => {
-      if (existsSync(socket)) unlinkSync(socket);
-    }));
-  stops.set(db, stop);
-  return stop;
-}
-
-const stops = new WeakMap<Db, () => Promise<void>>();
-
 const releases = new WeakMap<Db, () => void>();
-
-const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-/** The cached initialised cluster for the installed PGlite (see bin/pglite-template.mjs), when built. */
-function clusterTemplate(): Buffer | undefined {
-  try {
-    const pkg = path.join(packageRoot, 'node_modules/@electric-sql/pglite/package.json');
-    const { version } = JSON.parse(readFileSync(pkg, 'utf8')) as { version: string };
-    const file = path.join(packageRoot, 'node_modules/.cache/crm-service', `pglite-${version}-cluster.tar`);
-    return existsSync(file) ? readFileSync(file) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * The SQL statements sent on `db` while `fn` runs, in order (knex `query` events), for a test that pins what
@@ -183,7 +130,7 @@ export async function sqlDuring(db: Knex, fn: () => Promise<unknown>): Promise<s
 /** Ends the pool (or closes the embedded database) and releases the data-folder lock. */
 export async function closeDb(db: Db): Promise<void> {
   try {
-    await stops.get(db)?.();
+    await stopSharing(db);
     await db.destroy();
   } finally {
     releases.get(db)?.();

@@ -46,18 +46,13 @@ export interface LogOptions {
   pretty?: boolean;
   /** Write here instead of stdout (tests capture logs this way). */
   destination?: DestinationStream;
-  /** Log to stderr (CLI commands: their stdout is their output, `--json` included). */
-  stderr?: boolean;
 }
 
 export function createLogger(opts: LogOptions = {}): Logger {
   const base = { level: opts.level ?? 'info', redact: { paths, censor: '[redacted]' }, base: undefined };
   if (opts.destination) return pino(base, opts.destination);
-  const fd = opts.stderr ? 2 : 1;
-  const pretty = opts.pretty ?? Boolean((opts.stderr ? process.stderr : process.stdout).isTTY);
-  if (pretty) {
-    const options = { colorize: true, ignore: 'pid,hostname', destination: fd };
-    return pino({ ...base, transport: { target: 'pino-pretty', options } });
-  }
-  return opts.stderr ? pino(base, pino.destination(2)) : pino(base);
+  const pretty = opts.pretty ?? Boolean(process.stdout.isTTY);
+  if (pretty)
+    return pino({ ...base, transport: { target: 'pino-pretty', options: { colorize: true, ignore: 'pid,hostname' } } });
+  return pino(base);
 }

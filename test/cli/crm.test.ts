@@ -80,6 +80,8 @@ describe('crm CLI', function () {
     expect(fromPlugin.status, fromPlugin.stderr).to.equal(0);
     // First-run set-up belongs to `serve`: a CLI command on an empty database creates no administrator.
     expect(fromPlugin.stdout.trim()).to.equal('No users.');
+    // Logs go to stderr, never into the answer: here, that a secret key was generated in the data folder.
+    expect(fromPlugin.stderr).to.contain('No secret key configured: generated one');
     // The embedded database was opened in the configured data folder, not in ./var.
     expect(existsSync(path.join(dataDir, 'pgdata'))).to.equal(true);
   });
