@@ -15,7 +15,26 @@ declare module '../kernel/types' {
     /** Folder for the embedded database and private files (`oauth-providers/`…). */
     dataDir: string;
     log: { level: string; pretty?: boolean };
+    limits: Limits;
   }
+}
+
+/** Bounds on what one request may ask for (docs/security.md, Limits); each refusal is `E_LIMIT_EXCEEDED`. */
+export interface Limits {
+  /** Chained calls (`api.<Entity>.<action>` keys, APIv4 `chain` entries, nested ones included) per API call. */
+  chainedCalls: number;
+  /** Values in one `IN` / `NOT IN` list. */
+  inList: number;
+  /** Nesting depth of the params of one call (objects and arrays, after JSON decoding). */
+  nestingDepth: number;
+  /** Rows one read may return to a caller without `administer CRM`; a read matching more is refused. */
+  rowsPerRead: number;
+  /** PostgreSQL `statement_timeout` per connection, ms (0: none). */
+  statementTimeoutMs: number;
+  /** Time allowed to receive a whole request, ms (Node's `server.requestTimeout`). */
+  requestTimeoutMs: number;
+  /** Longest string value written in a log line (SQL and error texts are cut there). */
+  logValueBytes: number;
 }
 
 /** The whole service configuration: the kernel's keys and the host's. */
@@ -63,6 +82,41 @@ export const configSchema = {
       properties: {
         level: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
         pretty: { type: 'boolean' },
+      },
+    },
+    limits: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      description: 'Bounds on one request (docs/security.md, Limits); a refusal is E_LIMIT_EXCEEDED',
+      properties: {
+        chainedCalls: { type: 'integer', minimum: 0, default: 100, description: 'Chained calls per API call' },
+        inList: { type: 'integer', minimum: 1, default: 10000, description: 'Values in one IN / NOT IN list' },
+        nestingDepth: { type: 'integer', minimum: 4, default: 64, description: 'Nesting depth of call params' },
+        rowsPerRead: {
+          type: 'integer',
+          minimum: 1,
+          default: 10000,
+          description: 'Rows one read may return to a caller without administer CRM',
+        },
+        statementTimeoutMs: {
+          type: 'integer',
+          minimum: 0,
+          default: 30000,
+          description: 'PostgreSQL statement_timeout, ms (0: none)',
+        },
+        requestTimeoutMs: {
+          type: 'integer',
+          minimum: 1000,
+          default: 60000,
+          description: 'Time to receive a whole request, ms',
+        },
+        logValueBytes: {
+          type: 'integer',
+          minimum: 256,
+          default: 4096,
+          description: 'Longest string value in a log line',
+        },
       },
     },
     mode: { enum: ['production', 'development', 'test'], default: 'production' },

@@ -29,7 +29,10 @@ export function createDb(config: Config, logger?: Logger): Db {
       knexFactory({
         client: 'pg',
         log,
-        connection: url,
+        // limits.statementTimeoutMs: the server stops a statement that runs longer (SQLSTATE 57014).
+        connection: config.limits?.statementTimeoutMs
+          ? { connectionString: url, statement_timeout: config.limits.statementTimeoutMs }
+          : url,
         pool: {
           min: 0,
           max: 10,

@@ -4,12 +4,13 @@
  * The test harness is its own entry point, `host/testing`, so production code never loads supertest.
  */
 export { cliContext, createKernel, hostedKernel, type CreateKernelOptions } from './boot';
-export { loadConfig, finishConfig, configSchema, type Config } from './config';
+export { loadConfig, finishConfig, configSchema, type Config, type Limits } from './config';
 export { closeDb, createDb, engineOf, ping, sqlDuring, storageOf, type Db } from './db';
 export { authCredential, authPrincipal, cliCommands, formatRenderers, httpRoutes } from './hooks';
 export { createApp, collectRoutes, type MountedRoute } from './http/app';
 export { startServer, type RunningServer } from './http/server';
 export { createLogger, SECRET_KEYS } from './log';
+export { checkDepth, DEFAULT_LIMITS, limitExceeded, parseJsonWithin } from './limits';
 export type {
   AuthRequest,
   CliCommand,

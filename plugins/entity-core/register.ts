@@ -12,7 +12,7 @@ export default definePlugin(async ({ services, serviceConfig, log, onReady, onCl
   // Entities declared as metadata files are defined before their plugins register (entity-core boots first).
   for (const plugin of plugins) for (const def of await loadEntityFiles(plugin)) registry.define(def);
   services.value('entities', registry);
-  const store = new EntityStore(registry, (q) => runHook(entityAccess, q));
+  const store = new EntityStore(registry, (q) => runHook(entityAccess, q), serviceConfig.limits);
   services.value('entityStore', store);
   services.value('entityService', new EntityService(registry, store));
   const { url, schema } = serviceConfig.database;

@@ -437,6 +437,7 @@ export class OAuthStore {
    * browser gets a random cookie, the state keeps its hash. Returns the cookie value and provider URL.
    */
   async claimState(db: Knex, id: string): Promise<{ cookie: string; providerUrl: string }> {
+    if (!/^CC_[A-Za-z0-9]{1,60}$/.test(id)) throw stateError();
     return db.transaction(async (trx) => {
       const row = await trx('crm_oauth_state')
         .where({ id })

@@ -5,7 +5,7 @@
 import type { AwilixContainer } from 'awilix';
 import type { Context } from 'koa';
 import { holds, isKernelError, type Cradle, type KernelError, type Principal } from '../../kernel';
-import { type RouteDefinition } from '../../host';
+import { checkDepth, limitExceeded, type RouteDefinition } from '../../host';
 import { normaliseAction, normaliseEntity } from '../api3';
 import type { Api3Service } from '../api3';
 import { createError, errorEnvelope, normaliseCore, normaliseWp, restError } from './envelope';
@@ -68,18 +68,49 @@ async function process(
 ): Promise<unknown> {
   const entity = rawEntity.replace(/[^A-Za-z0-9_]+/g, '_').slice(0, 63);
   const action = rawAction.replace(/[^A-Za-z0-9_]+/g, '_').slice(0, 63);
+  const limits = scope.cradle.config.limits;
+  checkDepth(params, limits.nestingDepth);
+  const chained = chainedActions(params, action);
+  if (chained.length > limits.chainedCalls)
+    throw limitExceeded(
+      `${chained.length} chained calls in one call; at most ${limits.chainedCalls} (limits.chainedCalls)`,
+      'chainedCalls',
+      limits.chainedCalls,
+    );
   const p: Obj = { ...params, check_permissions: true };
   if (!('version' in p)) p.version = 3;
-  if (
-    (ctx.method === 'GET' || ctx.method === 'HEAD') &&
-    action.slice(0, 3).toLowerCase() !== 'get' &&
-    action !== 'check'
-  ) {
+  // The destructive-GET rule holds for every call of a chain, as on APIv4.
+  if ((ctx.method === 'GET' || ctx.method === 'HEAD') && ![action, ...chained].every(getSafe)) {
     return createError(MESSAGES.destructiveGet, securityData(ctx, 'Destructive HTTP GET'));
   }
   // Lets renderError lay out an API error with this call's entity and action.
   ctx.state.api3Call = { entity: normaliseEntity(entity), action: normaliseAction(action) };
   return api3(scope).call({ entity, action, params: p, principal, scope });
+}
+
+const getSafe = (action: string) => action.slice(0, 3).toLowerCase() === 'get' || action === 'check';
+
+/**
+ * The actions of every chained call in `params` (`api.<Entity>[.<action>[.<suffix>]]`, `api_…`, nested
+ * ones too, lists of specs included); a chain without an action inherits its parent's.
+ */
+export function chainedActions(params: Obj, action: string): string[] {
+  const out: string[] = [];
+  const stack: Array<[Obj, string]> = [[params, action]];
+  while (stack.length) {
+    const [p, parent] = stack.pop()!;
+    for (const key of Object.keys(p)) {
+      const value = p[key];
+      if (!/^api[._]/.test(key) || key === 'api_key') continue;
+      if (!(value !== null && typeof value === 'object') && value !== 1 && value !== '1') continue;
+      const a = key.slice(4).split(key[3])[1] || parent;
+      for (const spec of Array.isArray(value) ? value : [value]) {
+        out.push(a);
+        if (spec && typeof spec === 'object' && !Array.isArray(spec)) stack.push([spec as Obj, a]);
+      }
+    }
+  }
+  return out;
 }
 
 async function handleCore(
@@ -155,6 +186,9 @@ async function processMultiple(
 ): Promise<unknown> {
   const calls = typeof json === 'string' ? decodeJson(json) : undefined;
   if (!calls) return restError('Unable to decode supplied JSON.');
+  const max = scope.cradle.config.limits.chainedCalls;
+  if (Object.keys(calls).length > max)
+    throw limitExceeded(`More than ${max} calls in one batch (limits.chainedCalls)`, 'chainedCalls', max);
   const run = async (call: unknown) => {
     if (!Array.isArray(call) || !stringParam(call[0]) || !stringParam(call[1])) return restError(MESSAGES.missing);
     const params = call[2] && typeof call[2] === 'object' && !Array.isArray(call[2]) ? (call[2] as Obj) : {};
@@ -237,7 +271,9 @@ export function renderError(binding: RestApi3Binding, endpoint: Endpoint, err: K
     return send(binding, ctx, restError(err.message), fmt);
   }
   const body = errorEnvelope(err, call, ctx.state.requestId);
-  send(binding, ctx, fmt.flavour === 'wp' ? body : normaliseCore(body), fmt);
+  // API errors are HTTP 200 (the reference's rule); a malformed HTTP request (body, method) keeps its 4xx.
+  const status = err.code === 'E_BAD_REQUEST' && err.status >= 400 && err.status < 500 ? err.status : 200;
+  send(binding, ctx, fmt.flavour === 'wp' ? body : normaliseCore(body), fmt, status);
 }
 
 function safeGet(ctx: Context): Obj {
