@@ -2,9 +2,12 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import pluginBoundaries from './eslint-rules/plugin-boundaries.js';
+import shortNames from './eslint-rules/short-names.js';
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'var/**', 'bench/results/**', 'docs/**'] },
+  // The project's own rules (eslint-rules/), enabled per folder below.
+  { plugins: { crm: { rules: { 'plugin-boundaries': pluginBoundaries, 'short-names': shortNames } } } },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -16,13 +19,20 @@ export default tseslint.config(
       ],
       '@typescript-eslint/no-explicit-any': 'error',
       'no-control-regex': 'off',
+      // No line over 140 characters (prettier wraps code at 120 but leaves long strings and comments alone):
+      // break strings by concatenation or template pieces, and reword comments.
+      'max-len': ['error', { code: 140, ignoreUrls: true, ignoreRegExpLiterals: true }],
     },
   },
   {
     // A plugin imports another plugin only through its index.ts (docs/architecture.md, ADR 0007).
     files: ['plugins/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'cli/**/*.ts', 'host/**/*.ts', 'kernel/**/*.ts'],
-    plugins: { crm: { rules: { 'plugin-boundaries': pluginBoundaries } } },
     rules: { 'crm/plugin-boundaries': 'error' },
+  },
+  {
+    // No one-character names (but i, j, k, _) in functions longer than 15 lines (eslint-rules/short-names.js).
+    files: ['plugins/**/*.{ts,js}', 'kernel/**/*.ts', 'host/**/*.ts', 'cli/**/*.ts', 'bench/**/*.ts', 'test/**/*.ts'],
+    rules: { 'crm/short-names': 'error' },
   },
   {
     files: ['test/**/*.ts', 'bench/**/*.ts'],
@@ -43,7 +53,17 @@ export default tseslint.config(
     },
   },
   {
-    files: ['bin/**/*.mjs', '*.js', 'eslint-rules/**/*.js'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+    files: ['bin/**/*.mjs', 'cli/**/*.mjs', 'bench/**/*.mjs', '*.js', 'eslint-rules/**/*.js'],
+    languageOptions: {
+      globals: Object.fromEntries(
+        ['process', 'console', 'URL', 'fetch', 'setTimeout', 'clearTimeout'].map((g) => [g, 'readonly']),
+      ),
+    },
+  },
+  {
+    // being split; see issue 10. Another change is rewriting these two plugins (and their tests): long lines
+    // and short names there are warnings until it lands.
+    files: ['plugins/oauth-client/**', 'plugins/api3/**', 'test/plugins/oauth-client/**', 'test/plugins/api3/**'],
+    rules: { 'max-len': 'warn', 'crm/short-names': 'warn' },
   },
 );

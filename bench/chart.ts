@@ -28,8 +28,11 @@ export function renderChart(result: { engine: string; contacts: number; rows: Ch
       `<text x="${left + scale(r.baseline.rps) + 4}" y="${y + 2 * barH - 3}" fill="#666">${r.baseline.rps.toFixed(0)}</text>`,
     ].join('');
   });
+  const title =
+    `Requests per second on ${esc(result.engine)}, ${result.contacts} contacts ` +
+    '(blue: service, grey: bare koa baseline)';
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${left + width + 160}" height="${height}" font-family="sans-serif" font-size="12">
-<text x="10" y="20" font-size="14" font-weight="bold">Requests per second on ${esc(result.engine)}, ${result.contacts} contacts (blue: service, grey: bare koa baseline)</text>
+<text x="10" y="20" font-size="14" font-weight="bold">${title}</text>
 ${bars.join('\n')}
 </svg>
 `;

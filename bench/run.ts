@@ -2,17 +2,17 @@
  * `npm run bench`: seeds contacts, starts the service and a bare koa baseline as child processes, loads
  * them alternately with autocannon, and reports requests/s, latency, peak RSS, queries per request and
  * the ratio to the baseline. `--smoke` is the short run CI makes so the benchmark cannot rot.
+ * This file holds the options and the run; measure.ts measures and tabulates, servers.ts runs the processes.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
 import { renderChart } from './chart';
-import { scenarios, type Scenario } from './scenarios';
+import { load, queries, summarise, table, type Round, type Row } from './measure';
+import { scenarios } from './scenarios';
 import { prepareDatabase, type BenchDatabase } from './seed';
+import { freePort, peakRssMb, start, waitHealthy } from './servers';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values: args } = parseArgs({
@@ -40,102 +40,14 @@ const opts = {
   engine: (args.engine ?? (process.env.DATABASE_URL ? 'postgresql' : 'pglite')) as 'postgresql' | 'pglite',
 };
 
-interface Measure {
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  non2xx: number;
-  requests: number;
-}
-interface Row {
-  scenario: string;
-  crm: Measure;
-  baseline: Measure;
-  ratio: number;
-  queriesPerRequest: number;
-  /** The service's peak RSS so far (MB), read after this scenario. */ peakRssMb?: number;
-}
-
 function log(msg: string) {
   process.stderr.write(`${msg}\n`);
 }
 
-async function waitHealthy(url: string, child: ChildProcess, name: string): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${name} did not become healthy`);
-}
-
-function start(name: string, cmd: string[], env: Record<string, string>, port: number) {
-  const child = spawn(process.execPath, cmd, {
-    cwd: root,
-    env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  return { name, child, url: `http://127.0.0.1:${port}` };
-}
-
-/** A port nobody listens on now, so two runs on one machine do not load each other's servers. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer()
-      .once('error', reject)
-      .listen(0, '127.0.0.1', () => {
-        const { port } = srv.address() as { port: number };
-        srv.close(() => resolve(port));
-      });
-  });
-}
-
-/** Peak resident memory of a process, from the kernel's own bookkeeping (VmHWM). */
-function peakRssMb(pid: number): number {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Math.round(Number(m[1]) / 1024) : NaN;
-  } catch {
-    return NaN; // the process is gone (its exit is reported on its own)
-  }
-}
-
-async function load(
-  url: string,
-  s: Pick<Scenario, 'method' | 'path' | 'headers' | 'body'>,
-  seconds: number,
-): Promise<Measure> {
-  const r = await autocannon({
-    url: url + s.path,
-    method: s.method,
-    headers: s.headers,
-    body: s.body,
-    connections: opts.connections,
-    duration: seconds,
-  });
-  return {
-    rps: r.requests.average,
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    errors: r.errors + r.timeouts,
-    non2xx: r.non2xx,
-    requests: r.requests.total,
-  };
-}
-
-async function queries(url: string): Promise<number> {
-  return ((await (await fetch(`${url}/__bench/stats`)).json()) as { queries: number }).queries;
-}
-
 async function main() {
   log(
-    `bench: ${opts.contacts} contacts on ${opts.engine}, ${opts.connections} connections, ${opts.duration}s x ${opts.rounds} rounds${smoke ? ' (smoke)' : ''}`,
+    `bench: ${opts.contacts} contacts on ${opts.engine}, ${opts.connections} connections, ` +
+      `${opts.duration}s x ${opts.rounds} rounds${smoke ? ' (smoke)' : ''}`,
   );
   const workDir = path.join(root, 'var', 'bench');
   mkdirSync(workDir, { recursive: true });
@@ -168,12 +80,13 @@ async function main() {
   // --profile: the service writes a V8 CPU profile when it stops (summarise it with bench/profile.ts).
   const profileDir = path.join(workDir, 'profiles');
   const crm = start(
+    root,
     'crm',
     [...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), 'bin/crm.mjs', 'serve'],
     db.env,
     await freePort(),
   );
-  const baseline = start('baseline', ['--import', 'tsx/esm', 'bench/baseline.ts'], baselineEnv, await freePort());
+  const baseline = start(root, 'baseline', ['--import', 'tsx/esm', 'bench/baseline.ts'], baselineEnv, await freePort());
   const stopAll = () => {
     crm.child.kill('SIGTERM');
     baseline.child.kill('SIGTERM');
@@ -189,49 +102,41 @@ async function main() {
     // Both servers start cold (JIT, and for PGlite the WebAssembly engine's tiers and caches): warm
     // each once on its own page before the first scenario, so that one is not measured cold.
     if (opts.warmup > 0) {
-      await load(crm.url, scenarios(ctx)[0], opts.warmup * 2);
-      await load(baseline.url, { method: 'GET', path: '/contacts' }, opts.warmup * 2);
+      await load(opts.connections, crm.url, scenarios(ctx)[0], opts.warmup * 2);
+      await load(opts.connections, baseline.url, { method: 'GET', path: '/contacts' }, opts.warmup * 2);
     }
     const rows: Row[] = [];
     const problems: string[] = [];
-    for (const s of chosen) {
-      const check = await s.check(crm.url);
-      if (check) problems.push(`${s.name}: ${check}`);
-      const runs: Array<{ crm: Measure; baseline: Measure; q: number }> = [];
+    for (const scenario of chosen) {
+      const check = await scenario.check(crm.url);
+      if (check) problems.push(`${scenario.name}: ${check}`);
+      const runs: Round[] = [];
       for (let round = 0; round < opts.rounds; round++) {
         // Alternate, so drift of the machine affects both servers alike.
-        if (opts.warmup > 0) await load(crm.url, s, opts.warmup);
+        if (opts.warmup > 0) await load(opts.connections, crm.url, scenario, opts.warmup);
         const q0 = await queries(crm.url);
-        const c = await load(crm.url, s, opts.duration);
+        const crmRun = await load(opts.connections, crm.url, scenario, opts.duration);
         const q1 = await queries(crm.url);
-        if (opts.warmup > 0) await load(baseline.url, { method: 'GET', path: '/contacts' }, opts.warmup);
-        const b = await load(baseline.url, { method: 'GET', path: '/contacts' }, opts.duration);
-        runs.push({ crm: c, baseline: b, q: c.requests ? (q1 - q0 - 1) / c.requests : NaN });
+        if (opts.warmup > 0)
+          await load(opts.connections, baseline.url, { method: 'GET', path: '/contacts' }, opts.warmup);
+        const baselineRun = await load(
+          opts.connections,
+          baseline.url,
+          { method: 'GET', path: '/contacts' },
+          opts.duration,
+        );
+        runs.push({ crm: crmRun, baseline: baselineRun, q: crmRun.requests ? (q1 - q0 - 1) / crmRun.requests : NaN });
       }
-      const pick = (k: keyof Measure, side: 'crm' | 'baseline') =>
-        runs.reduce((a, r) => a + r[side][k], 0) / runs.length;
-      const measure = (side: 'crm' | 'baseline'): Measure => ({
-        rps: pick('rps', side),
-        p50: pick('p50', side),
-        p99: Math.max(...runs.map((r) => r[side].p99)),
-        errors: pick('errors', side),
-        non2xx: pick('non2xx', side),
-        requests: pick('requests', side),
-      });
-      const row: Row = {
-        scenario: s.name,
-        crm: measure('crm'),
-        baseline: measure('baseline'),
-        ratio: 0,
-        queriesPerRequest: runs.reduce((a, r) => a + r.q, 0) / runs.length,
-      };
-      row.ratio = row.crm.rps / row.baseline.rps;
+      const row = summarise(scenario.name, runs);
       row.peakRssMb = peakRssMb(crm.child.pid!);
       if (row.crm.errors || row.crm.non2xx)
-        problems.push(`${s.name}: ${row.crm.errors} errors, ${row.crm.non2xx} non-2xx answers`);
+        problems.push(`${scenario.name}: ${row.crm.errors} errors, ${row.crm.non2xx} non-2xx answers`);
       rows.push(row);
       log(
-        `  ${s.name}: ${row.crm.rps.toFixed(0)} req/s (baseline ${row.baseline.rps.toFixed(0)}, ratio ${(row.ratio * 100).toFixed(0)}%), p50 ${row.crm.p50} ms, p99 ${row.crm.p99} ms (baseline ${row.baseline.p50} / ${row.baseline.p99} ms), ${row.queriesPerRequest.toFixed(2)} queries/request`,
+        `  ${scenario.name}: ${row.crm.rps.toFixed(0)} req/s ` +
+          `(baseline ${row.baseline.rps.toFixed(0)}, ratio ${(row.ratio * 100).toFixed(0)}%), ` +
+          `p50 ${row.crm.p50} ms, p99 ${row.crm.p99} ms (baseline ${row.baseline.p50} / ${row.baseline.p99} ms), ` +
+          `${row.queriesPerRequest.toFixed(2)} queries/request`,
       );
     }
     const peak = peakRssMb(crm.child.pid!);
@@ -263,16 +168,6 @@ async function main() {
     stopAll();
     await db.close();
   }
-}
-
-function table(rows: Row[], peak: number, baselinePeak: number): string {
-  const head =
-    '| Scenario | req/s | baseline req/s | ratio | p50 ms | p99 ms | baseline p50 / p99 ms | queries/request |\n|---|---|---|---|---|---|---|---|';
-  const lines = rows.map(
-    (r) =>
-      `| ${r.scenario} | ${r.crm.rps.toFixed(0)} | ${r.baseline.rps.toFixed(0)} | ${(r.ratio * 100).toFixed(0)}% | ${r.crm.p50} | ${r.crm.p99} | ${r.baseline.p50} / ${r.baseline.p99} | ${r.queriesPerRequest.toFixed(2)} |`,
-  );
-  return `${head}\n${lines.join('\n')}\n\nPeak RSS of the service: ${peak} MB (bare baseline: ${baselinePeak} MB)`;
 }
 
 if (!existsSync(path.join(root, 'node_modules', 'autocannon'))) throw new Error('run npm ci first');

@@ -81,8 +81,8 @@ function api4(
   };
 }
 
-export function scenarios(c: BenchCredentials): Scenario[] {
-  const key: Record<string, string> = c.apiKey ? { 'X-Crm-Auth': `Bearer ${c.apiKey}` } : {};
+export function scenarios(credentials: BenchCredentials): Scenario[] {
+  const key: Record<string, string> = credentials.apiKey ? { 'X-Crm-Auth': `Bearer ${credentials.apiKey}` } : {};
   const list: Scenario[] = [
     api3(
       'v3 Contact.get (25, sort_name)',
@@ -119,19 +119,21 @@ export function scenarios(c: BenchCredentials): Scenario[] {
       'GET',
     ),
   ];
-  if (c.email) {
+  if (credentials.email) {
     // One match whatever the table size: what an indexed lookup costs as the data grows.
     list.push(
       api3(
         'v3 Contact.get email = (1 match)',
         'Contact',
         'get',
-        { email: c.email, return: ['id', 'display_name', 'email'] },
+        { email: credentials.email, return: ['id', 'display_name', 'email'] },
         key,
         'GET',
       ),
     );
-    list.push(api3('v3 Contact.getcount email = (1 match)', 'Contact', 'getcount', { email: c.email }, key, 'GET'));
+    list.push(
+      api3('v3 Contact.getcount email = (1 match)', 'Contact', 'getcount', { email: credentials.email }, key, 'GET'),
+    );
   }
   // X-Crm-Auth is CSRF-exempt (xheader flow), as for APIv3.
   list.push(
@@ -150,18 +152,18 @@ export function scenarios(c: BenchCredentials): Scenario[] {
       key,
     ),
   );
-  if (c.jwt)
+  if (credentials.jwt)
     list.push(
       api3(
         'v3 Contact.get by JWT',
         'Contact',
         'get',
         { options: { limit: 25, sort: 'sort_name' } },
-        { Authorization: `Bearer ${c.jwt}` },
+        { Authorization: `Bearer ${credentials.jwt}` },
         'GET',
       ),
     );
-  if (c.apiKey && c.siteKey) {
+  if (credentials.apiKey && credentials.siteKey) {
     list.push(
       api3(
         'v3 Contact.get by legacy keys',
@@ -170,7 +172,7 @@ export function scenarios(c: BenchCredentials): Scenario[] {
         { options: { limit: 25, sort: 'sort_name' } },
         {},
         'GET',
-        { key: c.siteKey, api_key: c.apiKey },
+        { key: credentials.siteKey, api_key: credentials.apiKey },
       ),
     );
   }

@@ -126,7 +126,8 @@ async function seed(db: Knex, contacts: number, log: (m: string) => void) {
         `
         insert into crm_contact (contact_type, first_name, last_name, display_name, sort_name, created_date, modified_date)
         select 'Individual', f, l, f || ' ' || l, l || ', ' || f, now(), now()
-        from (select g, ${firsts}[1 + (g * 7) % ${FIRSTS.length}] as f, ${surnames}[1 + (g * 13) % ${SURNAMES.length}] || (g % 97)::text as l
+        from (select g, ${firsts}[1 + (g * 7) % ${FIRSTS.length}] as f,
+                     ${surnames}[1 + (g * 13) % ${SURNAMES.length}] || (g % 97)::text as l
               from generate_series(?::int, ?::int) g) s`,
         [from, to],
       );
@@ -153,7 +154,7 @@ async function seed(db: Knex, contacts: number, log: (m: string) => void) {
 
 export const BENCH_SITE_KEY = 'bench-site-key-0123456789';
 
-export async function prepareDatabase(o: {
+export async function prepareDatabase(options: {
   root: string;
   contacts: number;
   engine: 'postgresql' | 'pglite';
@@ -161,26 +162,26 @@ export async function prepareDatabase(o: {
   log: (m: string) => void;
 }): Promise<BenchDatabase> {
   const cli = (env: Record<string, string>, ...args: string[]) =>
-    execFileSync(process.execPath, [path.join(o.root, 'bin/crm.mjs'), ...args], {
-      cwd: o.root,
+    execFileSync(process.execPath, [path.join(options.root, 'bin/crm.mjs'), ...args], {
+      cwd: options.root,
       env: { ...process.env, LOG_LEVEL: 'warn', ...env },
       encoding: 'utf8',
     });
   let env: Record<string, string>;
   let dataDir: string | undefined;
   let open: () => Knex;
-  if (o.engine === 'postgresql') {
+  if (options.engine === 'postgresql') {
     const url = process.env.DATABASE_URL;
     if (!url) throw new Error('DATABASE_URL is needed for --engine postgresql');
-    const schema = `bench_${o.contacts}`;
-    env = { DATABASE_URL: url, CRM_DB_SCHEMA: schema, CRM_CONFIG: o.configFile, CRM_SITE_KEY: BENCH_SITE_KEY };
+    const schema = `bench_${options.contacts}`;
+    env = { DATABASE_URL: url, CRM_DB_SCHEMA: schema, CRM_CONFIG: options.configFile, CRM_SITE_KEY: BENCH_SITE_KEY };
     open = () => knexFactory({ client: 'pg', connection: url, searchPath: [schema], pool: { min: 0, max: 2 } });
   } else {
-    dataDir = path.join(o.root, 'var', 'bench', `pglite-${o.contacts}`);
+    dataDir = path.join(options.root, 'var', 'bench', `pglite-${options.contacts}`);
     if (existsSync(dataDir) && !existsSync(path.join(dataDir, 'seeded')))
       rmSync(dataDir, { recursive: true, force: true });
     mkdirSync(dataDir, { recursive: true });
-    env = { CRM_DATA_DIR: dataDir, CRM_CONFIG: o.configFile, CRM_SITE_KEY: BENCH_SITE_KEY };
+    env = { CRM_DATA_DIR: dataDir, CRM_CONFIG: options.configFile, CRM_SITE_KEY: BENCH_SITE_KEY };
     const dir = path.join(dataDir, 'pgdata');
     open = () =>
       knexFactory({
@@ -189,23 +190,23 @@ export async function prepareDatabase(o: {
         connection: { filename: dir },
       });
   }
-  o.log('bench: migrating');
+  options.log('bench: migrating');
   cli(env, 'migrate');
   const db = open();
   let email: string | undefined;
   try {
-    await seed(db, o.contacts, o.log);
+    await seed(db, options.contacts, options.log);
     // A contact from the middle of the table, for the exact-match scenarios.
     const row = await db('crm_email')
       .where({ is_primary: true })
       .orderBy('contact_id')
-      .offset(Math.floor(o.contacts / 2))
+      .offset(Math.floor(options.contacts / 2))
       .first('email');
     email = row?.email;
   } finally {
     await db.destroy();
   }
-  if (dataDir) writeFileSync(path.join(dataDir, 'seeded'), String(o.contacts));
+  if (dataDir) writeFileSync(path.join(dataDir, 'seeded'), String(options.contacts));
   const credentials = { ...(await createCredentials(cli, env)), email };
   return { env, dataDir, credentials: async () => credentials, close: async () => undefined };
 }

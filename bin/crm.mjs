@@ -1,13 +1,17 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly through tsx (see docs/adr/0001-typescript-runtime.md).
+// `--help`, `--version` and argument errors are answered by the plain-JavaScript front (cli/front.mjs);
+// real commands run the TypeScript sources through tsx (see docs/adr/0001-typescript-runtime.md).
 import v8 from 'node:v8';
-import { register } from 'tsx/esm/api';
+import { front } from '../cli/front.mjs';
 
-// Keep the heap near what is live: by default V8 lets the old generation grow up to 4x between full
-// collections, ~100 MB of garbage under load. 1.5x costs a few percent of throughput and keeps a
-// loaded server's peak RSS ~90 MB lower (docs/performance.md, Memory). A flag given to node wins.
-if (!process.execArgv.some((a) => a.startsWith('--heap-growing-percent')))
-  v8.setFlagsFromString('--heap-growing-percent=50');
+if (front(process.argv)) {
+  // Keep the heap near what is live: by default V8 lets the old generation grow up to 4x between full
+  // collections, ~100 MB of garbage under load. 1.5x costs a few percent of throughput and keeps a
+  // loaded server's peak RSS ~90 MB lower (docs/performance.md, Memory). A flag given to node wins.
+  if (!process.execArgv.some((a) => a.startsWith('--heap-growing-percent')))
+    v8.setFlagsFromString('--heap-growing-percent=50');
 
-register();
-await import('../cli/main.ts');
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../cli/main.ts');
+}

@@ -45,21 +45,24 @@ export async function generateDocs(kernel: Kernel, outDir: string): Promise<stri
 
 function hooksPage(kernel: Kernel): string {
   const refs = new Map<string, HookRef<HookKind, unknown[], unknown>>();
-  for (const r of Object.values(core))
-    if (r && typeof r === 'object' && 'kind' in r && 'id' in r)
-      refs.set((r as HookRef<HookKind, unknown[], unknown>).id, r as HookRef<HookKind, unknown[], unknown>);
-  for (const r of kernel.hooks.knownHooks()) if (!refs.has(r.id)) refs.set(r.id, r);
+  for (const ref of Object.values(core))
+    if (ref && typeof ref === 'object' && 'kind' in ref && 'id' in ref)
+      refs.set((ref as HookRef<HookKind, unknown[], unknown>).id, ref as HookRef<HookKind, unknown[], unknown>);
+  for (const ref of kernel.hooks.knownHooks()) if (!refs.has(ref.id)) refs.set(ref.id, ref);
   const owners = new Map<string, string>();
-  for (const p of kernel.plugins) for (const h of p.manifest.provides.hooks) owners.set(h, p.name);
+  for (const plugin of kernel.plugins) for (const hook of plugin.manifest.provides.hooks) owners.set(hook, plugin.name);
   const rows = [...refs.values()]
     .sort((a, b) => a.id.localeCompare(b.id))
     .map(
       (r) =>
-        `| \`${r.id}\` | ${r.kind} | ${owners.get(r.id) ?? 'kernel'} | ${cell(r.description)} | ${kernel.hooks.tappers(r as never).join(', ') || '—'} |`,
+        `| \`${r.id}\` | ${r.kind} | ${owners.get(r.id) ?? 'kernel'} | ${cell(r.description)} ` +
+        `| ${kernel.hooks.tappers(r as never).join(', ') || '—'} |`,
     );
   return (
     header('Hooks', 'the hook refs and the taps of every installed plugin') +
-    'Kinds: **series** (observers, all run), **waterfall** (each tap may return a new value), **bail** (first non-undefined result wins), **collect** (all results, flattened, in tap order). Taps run in `stage` order (lower first).\n\n' +
+    'Kinds: **series** (observers, all run), **waterfall** (each tap may return a new value), ' +
+    '**bail** (first non-undefined result wins), **collect** (all results, flattened, in tap order). ' +
+    'Taps run in `stage` order (lower first).\n\n' +
     '| Hook | Kind | Owner | When / what a tap returns | Tapped by (in run order) |\n|---|---|---|---|---|\n' +
     rows.join('\n') +
     '\n'
@@ -73,7 +76,8 @@ function actionsPage(kernel: Kernel): string {
     .list()
     .map(
       (a) =>
-        `| v${a.version} | ${a.entity} | ${a.action} | ${cell(a.description)} | ${cell(perm(a.permission))} | ${a.plugin}${a.generic ? ' (generic)' : ''} |`,
+        `| v${a.version} | ${a.entity} | ${a.action} | ${cell(a.description)} | ${cell(perm(a.permission))} ` +
+        `| ${a.plugin}${a.generic ? ' (generic)' : ''} |`,
     );
   return (
     header('Actions', 'the action registry with every installed plugin') +
@@ -92,7 +96,10 @@ function errorsPage(): string {
     );
   return (
     header('Error codes', 'kernel/errors.ts and the codes plugins register') +
-    'Every error the service raises on purpose is a `KernelError` with one of these codes. *Status* is the HTTP status a binding uses when it has no wire-specific rule (APIv3 answers API errors with HTTP 200 and `is_error: 1`; see api3.md). *Exposed* says whether the message reaches the caller.\n\n' +
+    'Every error the service raises on purpose is a `KernelError` with one of these codes. ' +
+    '*Status* is the HTTP status a binding uses when it has no wire-specific rule ' +
+    '(APIv3 answers API errors with HTTP 200 and `is_error: 1`; see api3.md). ' +
+    '*Exposed* says whether the message reaches the caller.\n\n' +
     '| Code | Status | Exposed | Owner | Meaning |\n|---|---|---|---|---|\n' +
     rows.join('\n') +
     '\n'
@@ -100,7 +107,7 @@ function errorsPage(): string {
 }
 
 function manifestPage(): string {
-  const s = manifestSchema as {
+  const schema = manifestSchema as {
     required: string[];
     properties: Record<
       string,
@@ -113,11 +120,13 @@ function manifestPage(): string {
       }
     >;
   };
-  const rows = Object.entries(s.properties)
+  const rows = Object.entries(schema.properties)
     .filter(([k]) => k !== '$schema')
     .map(
       ([k, v]) =>
-        `| \`${k}\` | ${v.enum ? v.enum.map((e) => `\`${e}\``).join(', ') : (v.type ?? '')} | ${s.required.includes(k) ? 'yes' : 'no'} | ${v.default === undefined ? '' : `\`${JSON.stringify(v.default)}\``} | ${cell(v.description)}${
+        `| \`${k}\` | ${v.enum ? v.enum.map((e) => `\`${e}\``).join(', ') : (v.type ?? '')} ` +
+        `| ${schema.required.includes(k) ? 'yes' : 'no'} ` +
+        `| ${v.default === undefined ? '' : `\`${JSON.stringify(v.default)}\``} | ${cell(v.description)}${
           v.properties
             ? ' Keys: ' +
               Object.entries(v.properties)

@@ -2,14 +2,18 @@
  * The `crm` command: a thin shell over kernel services. Built-in commands are below; plugins add
  * theirs through the `cli.commands` hook.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { isKernelError, planPlugins, KERNEL_VERSION, type Kernel } from '../kernel';
 import {
   cliCommands,
   cliContext,
+  createDb,
   createKernel,
+  createLogger,
   hostedKernel,
   loadConfig,
+  shareEmbedded,
   startServer,
   type CliCommand,
   type Config,
@@ -18,8 +22,11 @@ import { generateDocs } from './docs';
 import { makeMigrations } from './migrations';
 import { describePlugins, installedPlugins } from './plugins';
 
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+
 const program = new Command('crm')
   .description('Contact-management service')
+  .version(pkg.version, '-V, --version', 'print the version')
   .option('-c, --config <file>', 'config file (default: crm.config.json or $CRM_CONFIG)');
 
 const config = (overrides: Record<string, unknown> = {}): Config =>
@@ -49,6 +56,8 @@ program
     const kernel = await createKernel({ config: cfg });
     let running;
     try {
+      // CLI commands run beside this server through a local socket on the embedded database.
+      await shareEmbedded(kernel.db, cfg, kernel.log);
       running = await startServer(kernel);
     } catch (err) {
       await kernel.close();
@@ -120,7 +129,8 @@ program
       `Configuration OK. ${planned.length} plugin(s) enabled, in load order: ${planned.map((p) => p.name).join(', ')}`,
     );
     console.log(
-      `Database: ${cfg.database.url ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${cfg.dataDir}`}; listening on ${cfg.server.host}:${cfg.server.port}`,
+      `Database: ${cfg.database.url ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${cfg.dataDir}`}; ` +
+        `listening on ${cfg.server.host}:${cfg.server.port}`,
     );
   });
 
@@ -128,44 +138,93 @@ program
   .command('docs')
   .description('regenerate docs/hooks.md, actions.md, errors.md, manifest.md and entities.md from the code')
   .option('-o, --out <dir>', 'output folder', 'docs')
-  .action(async (opts: { out: string }) => {
+  .option('--commands <file>', 'where the CLI front reads commands from', 'cli/commands.json')
+  .action(async (opts: { out: string; commands: string }) => {
     // Every installed plugin, so the references cover what a deployer can enable.
     const cfg = config({ database: { memory: true } });
     const kernel = await registeredKernel({ ...cfg, plugins: installedPlugins(cfg).map((p) => p.name) });
     try {
       for (const file of await generateDocs(kernel, opts.out)) console.log(`wrote ${file}`);
+      const contributed = await kernel.hooks.collectAttributed(cliCommands);
+      writeFileSync(opts.commands, commandsFile(contributed));
+      console.log(`wrote ${opts.commands}`);
     } finally {
       await kernel.close();
     }
   });
 
+/**
+ * What `cli/front.mjs` answers `--help`, `--version` and argument errors from without loading TypeScript or
+ * opening a database: the built-in commands as declared above, and every installed plugin's (`npm run docs`).
+ */
+function commandsFile(contributed: Array<{ plugin: string; item: CliCommand }>): string {
+  const describe = (command: Command, prefix = ''): object[] => {
+    const name = `${prefix}${command.name()}`;
+    const subs = command.commands.flatMap((sub) => describe(sub, `${name} `));
+    return [
+      {
+        name,
+        description: command.description(),
+        arguments: command.registeredArguments.map((a) => ({
+          name: a.name() + (a.variadic ? '...' : ''),
+          description: a.description,
+          required: a.required,
+          ...(a.defaultValue !== undefined ? { default: a.defaultValue } : {}),
+        })),
+        options: command.options.map((o) => ({
+          flags: o.flags,
+          description: o.description,
+          ...(o.defaultValue !== undefined && typeof o.defaultValue !== 'boolean' ? { default: o.defaultValue } : {}),
+        })),
+        ...(subs.length ? { group: true } : {}),
+      },
+      ...subs,
+    ];
+  };
+  const plugins = contributed
+    .map(({ plugin, item }) => ({
+      name: item.name,
+      plugin,
+      description: item.description,
+      arguments: (item.arguments ?? []).map((a) => ({ ...a, required: a.required !== false })),
+      options: item.options ?? [],
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  const builtins = program.commands.flatMap((c) => describe(c));
+  return JSON.stringify({ generatedBy: 'npm run docs', builtins, plugins }, null, 2) + '\n';
+}
+
 /** Adds the commands plugins contribute; they run on a started kernel. */
-async function addPluginCommands(): Promise<void> {
+async function addPluginCommands(needed: boolean): Promise<void> {
   let commands: CliCommand[];
   let cfg: Config;
   try {
     cfg = config();
-    const kernel = await registeredKernel(cfg);
+    // Listing commands opens nothing: an in-memory engine that is never queried, so a running server's
+    // lock on the data folder does not hide the command.
+    const kernel = await registeredKernel({ ...cfg, database: { ...cfg.database, url: undefined, memory: true } });
     commands = await kernel.hooks.run(cliCommands);
     await kernel.close();
-  } catch {
+  } catch (err) {
+    if (needed) throw err; // the real cause, not "unknown command"
     return; // A broken config still leaves `crm config check` usable to explain it.
   }
   for (const cmd of commands) {
     const words = cmd.name.split(' ');
     let parent = program;
-    for (const w of words.slice(0, -1))
-      parent = parent.commands.find((c) => c.name() === w) ?? parent.command(w).description(`${w} commands`);
+    for (const word of words.slice(0, -1))
+      parent = parent.commands.find((c) => c.name() === word) ?? parent.command(word).description(`${word} commands`);
     const sub = parent.command(words[words.length - 1]).description(cmd.description);
-    for (const a of cmd.arguments ?? [])
-      sub.argument(a.required === false ? `[${a.name}]` : `<${a.name}>`, a.description);
-    for (const o of cmd.options ?? []) sub.option(o.flags, o.description, o.default);
+    for (const argument of cmd.arguments ?? [])
+      sub.argument(argument.required === false ? `[${argument.name}]` : `<${argument.name}>`, argument.description);
+    for (const option of cmd.options ?? []) sub.option(option.flags, option.description, option.default);
     sub.action(async (...raw: unknown[]) => {
       const args = raw.slice(0, (cmd.arguments ?? []).length) as string[];
       const options = raw[(cmd.arguments ?? []).length] as Record<string, unknown>;
-      const kernel = await createKernel({
-        config: { ...cfg, log: { ...cfg.log, level: cfg.log.level === 'info' ? 'warn' : cfg.log.level } },
-      });
+      const quiet = { ...cfg, log: { ...cfg.log, level: cfg.log.level === 'info' ? 'warn' : cfg.log.level } };
+      const log = createLogger({ level: quiet.log.level, pretty: quiet.log.pretty });
+      // Beside a running server on the embedded database: through the socket it shares.
+      const kernel = await createKernel({ config: quiet, log, db: createDb(quiet, log, { attach: true }) });
       try {
         const out = await cmd.run(args, options, cliContext(kernel));
         if (out) console.log(out);
@@ -189,7 +248,7 @@ try {
   // (`-c <file>`) are read first, so the command is the first operand (not the config path) and plugin
   // commands see the same configuration.
   const [first] = program.parseOptions(process.argv.slice(2)).operands;
-  if (!first || !builtins.has(first)) await addPluginCommands();
+  if (!first || !builtins.has(first)) await addPluginCommands(Boolean(first));
   await program.parseAsync(process.argv);
 } catch (err) {
   fail(err);

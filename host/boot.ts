@@ -3,6 +3,7 @@ import { Kernel } from '../kernel';
 import type { Config } from './config';
 import { createDb, storageOf, type Db } from './db';
 import { createLogger } from './log';
+import { instrumentKernel } from './metrics';
 import type { Logger } from '../kernel';
 import type { CliContext } from './types';
 
@@ -21,7 +22,9 @@ export function hostedKernel(config: Config, log?: Logger, db?: Db): Kernel {
   const logger =
     log ??
     createLogger({ level: config.log.level, pretty: config.log.pretty, maxValueLength: config.limits.logValueBytes });
-  return new Kernel(config, logger, storageOf(db ?? createDb(config, logger)));
+  const kernel = new Kernel(config, logger, storageOf(db ?? createDb(config, logger), config, logger));
+  instrumentKernel(kernel);
+  return kernel;
 }
 
 /** Builds, boots and returns a kernel; on a boot failure the database handle is closed again. */

@@ -10,11 +10,26 @@ import { describeErrors, makeAjv } from '../kernel/schema';
 declare module '../kernel/types' {
   /** The host's keys of the service configuration (the kernel declares the rest). */
   interface ServiceConfig {
-    server: { host: string; port: number; shutdownTimeoutMs: number; publicUrl?: string; trustProxy: boolean };
-    database: { url?: string; memory: boolean; schema?: string; embeddedSharedBuffers: string };
+    server: {
+      host: string;
+      port: number;
+      shutdownTimeoutMs: number;
+      publicUrl?: string;
+      trustProxy: boolean;
+      cors: { origins: string[]; credentials: boolean; maxAgeSeconds: number; exposeHeaders: string[] };
+    };
+    database: {
+      url?: string;
+      memory: boolean;
+      schema?: string;
+      embeddedSharedBuffers: string;
+      connectRetryMs: number;
+    };
+    /** Prometheus metrics at `/metrics`: off unless enabled; a bearer token when set. */
+    metrics: { enabled: boolean; token?: string };
     /** Folder for the embedded database and private files (`oauth-providers/`…). */
     dataDir: string;
-    log: { level: string; pretty?: boolean };
+    log: { level: string; pretty?: boolean; access: boolean };
     limits: Limits;
   }
 }
@@ -60,6 +75,24 @@ export const configSchema = {
         shutdownTimeoutMs: { type: 'integer', minimum: 0, default: 10000 },
         publicUrl: { type: 'string', format: 'uri' },
         trustProxy: { type: 'boolean', default: false },
+        cors: {
+          type: 'object',
+          additionalProperties: false,
+          default: {},
+          description: 'Cross-origin requests from browser apps: off while origins is empty',
+          properties: {
+            origins: {
+              type: 'array',
+              uniqueItems: true,
+              default: [],
+              items: { type: 'string', pattern: '^(\\*|https?://[^/\\s]+)$' },
+              description: "Allowed origins (scheme://host[:port]), or '*' for any (never with credentials)",
+            },
+            credentials: { type: 'boolean', default: false, description: 'Allow cookies and Authorization' },
+            maxAgeSeconds: { type: 'integer', minimum: 0, default: 600 },
+            exposeHeaders: { type: 'array', items: { type: 'string' }, default: ['X-Request-Id'] },
+          },
+        },
       },
     },
     database: {
@@ -72,6 +105,17 @@ export const configSchema = {
         schema: { type: 'string', pattern: '^[a-z_][a-z0-9_]{0,62}$' },
         // The embedded engine's buffer cache lives in this process; the OS page cache sits behind it.
         embeddedSharedBuffers: { type: 'string', pattern: '^[1-9][0-9]{0,5}(kB|MB|GB)$', default: '32MB' },
+        // At start, PostgreSQL may still be coming up (containers): retry with backoff this long.
+        connectRetryMs: { type: 'integer', minimum: 0, default: 10000 },
+      },
+    },
+    metrics: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: {
+        enabled: { type: 'boolean', default: false },
+        token: { type: 'string', minLength: 16 },
       },
     },
     dataDir: { type: 'string', default: './var' },
@@ -82,6 +126,7 @@ export const configSchema = {
       properties: {
         level: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
         pretty: { type: 'boolean' },
+        access: { type: 'boolean', default: true },
       },
     },
     limits: {
@@ -139,6 +184,16 @@ const envMap: Array<[string, (raw: RawConfig, v: string) => void]> = [
   ['CRM_PUBLIC_URL', (c, v) => ((c.server ??= {}).publicUrl = v)],
   ['CRM_DATA_DIR', (c, v) => (c.dataDir = v)],
   ['LOG_LEVEL', (c, v) => ((c.log ??= {}).level = v)],
+  ['CRM_DB_CONNECT_RETRY_MS', (c, v) => ((c.database ??= {}).connectRetryMs = v)],
+  ['CRM_METRICS_TOKEN', (c, v) => ((c.metrics ??= {}).token = v)],
+  [
+    'CRM_CORS_ORIGINS',
+    (c, v) =>
+      (((c.server ??= {}).cors ??= {}).origins = v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)),
+  ],
   [
     'CRM_PLUGINS',
     (c, v) =>
@@ -199,7 +254,17 @@ export function finishConfig(raw: Record<string, unknown>, root = process.cwd())
       details: { problems },
     });
   }
-  return { ...(copy as unknown as Config), root };
+  const config = copy as unknown as Config;
+  const { cors } = config.server;
+  if (cors.credentials && cors.origins.includes('*')) {
+    const problem =
+      "server.cors: credentials are never allowed with the wildcard origin '*' " +
+      '(any site could act as the signed-in user); list the origins';
+    throw new KernelError('E_CONFIG_INVALID', `Invalid configuration:\n  - ${problem}`, {
+      details: { problems: [problem] },
+    });
+  }
+  return { ...config, root };
 }
 
 function deepMerge(a: RawConfig, b: RawConfig): RawConfig {

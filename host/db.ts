@@ -3,7 +3,17 @@
  * PGlite (in a data folder, or in memory). One SQL dialect, so one set of migrations; each plugin
  * ships its own `migrations/` folder and knex's migrator runs them, every batch in a transaction.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import knexFactory, { type Knex } from 'knex';
@@ -14,8 +24,24 @@ import type { Config } from './config';
 
 export type Db = Knex;
 
+export interface CreateDbOptions {
+  /**
+   * When another process (a running `crm serve`) holds the embedded database, connect through the
+   * local socket it shares instead of failing (CLI commands). Without a socket the error names the process.
+   */
+  attach?: boolean;
+}
+
+/** The file name PostgreSQL clients look for in a socket folder (`host=<dataDir>`, port 5432). */
+export const SOCKET_NAME = '.s.PGSQL.5432';
+
+/** Where a running server shares its embedded database: `<dataDir>/.s.PGSQL.5432`. */
+export function embeddedSocketPath(config: Config): string {
+  return path.join(path.resolve(config.root, config.dataDir), SOCKET_NAME);
+}
+
 /** Opens the database named by the config. Nothing is sent until the first query. */
-export function createDb(config: Config, logger?: Logger): Db {
+export function createDb(config: Config, logger?: Logger, opts: CreateDbOptions = {}): Db {
   const { url, memory, schema } = config.database;
   // knex would print its own warnings (with stacks) to the console; they belong in our log.
   const log = {
@@ -59,7 +85,14 @@ export function createDb(config: Config, logger?: Logger): Db {
     });
   const dir = path.resolve(config.root, config.dataDir, 'pgdata');
   mkdirSync(dir, { recursive: true });
-  const unlock = lockDataDir(dir);
+  let unlock: () => void;
+  try {
+    unlock = lockDataDir(dir);
+  } catch (err) {
+    const socket = embeddedSocketPath(config);
+    if (opts.attach && (err as KernelError).details?.owner && existsSync(socket)) return attached(socket, log);
+    throw err;
+  }
   // PostgreSQL's default 128MB buffer cache would sit in this process's memory, on top of the OS page
   // cache; 32MB keeps a loaded server ~120 MB smaller at no measured cost (docs/performance.md, Memory).
   // A start parameter, not postgresql.conf: PGlite would replace that whole file (initdb's settings too).
@@ -73,8 +106,48 @@ export function createDb(config: Config, logger?: Logger): Db {
     log,
   } as Knex.Config);
   releases.set(db, unlock);
+  embedded.set(db, pglite);
   return db;
 }
+
+/** A `pg` client over the socket a running server shares (one connection: the server multiplexes onto one engine). */
+function attached(socket: string, log: Knex.Config['log']): Db {
+  return knexFactory({
+    client: 'pg',
+    log,
+    connection: { host: path.dirname(socket), port: 5432, user: 'postgres', database: 'postgres' },
+    pool: { min: 0, max: 1 },
+  });
+}
+
+const embedded = new WeakMap<Db, PGlite>();
+
+/**
+ * Lets other local processes (CLI commands) into the embedded database while this process holds it:
+ * PGlite's socket server on `<dataDir>/.s.PGSQL.5432`, a unix socket only this machine's users with
+ * access to the data folder can open (never TCP). Returns how to stop it; a no-op on PostgreSQL or in memory.
+ */
+export async function shareEmbedded(db: Db, config: Config, logger?: Logger): Promise<() => Promise<void>> {
+  const pglite = embedded.get(db);
+  if (!pglite) return async () => undefined;
+  const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
+  const socket = embeddedSocketPath(config);
+  // We hold the data-folder lock, so a socket file left here is a crashed run's.
+  if (existsSync(socket)) unlinkSync(socket);
+  const server = new PGLiteSocketServer({ db: pglite, path: socket, maxConnections: 8 });
+  await server.start();
+  chmodSync(socket, 0o600); // this user only (a unix socket needs write permission to connect)
+  logger?.debug({ socket }, 'embedded database shared on a local socket');
+  let stopped: Promise<void> | undefined;
+  const stop = () =>
+    (stopped ??= server.stop().finally(() => {
+      if (existsSync(socket)) unlinkSync(socket);
+    }));
+  stops.set(db, stop);
+  return stop;
+}
+
+const stops = new WeakMap<Db, () => Promise<void>>();
 
 const releases = new WeakMap<Db, () => void>();
 
@@ -130,6 +203,7 @@ export async function sqlDuring(db: Knex, fn: () => Promise<unknown>): Promise<s
 /** Ends the pool (or closes the embedded database) and releases the data-folder lock. */
 export async function closeDb(db: Db): Promise<void> {
   try {
+    await stops.get(db)?.();
     await db.destroy();
   } finally {
     releases.get(db)?.();
@@ -161,7 +235,9 @@ function lockDataDir(dir: string): () => void {
       if (owner && isAlive(owner)) {
         throw new KernelError(
           'E_DATABASE',
-          `The embedded database in ${dir} is in use by process ${owner}. Stop it, or use PostgreSQL (DATABASE_URL) to run several instances.`,
+          `The embedded database in ${dir} is in use by process ${owner}. ` +
+            'Stop it, or use PostgreSQL (DATABASE_URL) to run several instances.',
+          { details: { owner } },
         );
       }
       unlinkSync(file);
@@ -222,11 +298,42 @@ export async function migrate(db: Db, plugins: PluginMigrations[]): Promise<stri
   return applied;
 }
 
+/** Migrations of the given plugins not yet applied (for `/readyz`). */
+export async function pendingMigrations(db: Db, plugins: PluginMigrations[]): Promise<string[]> {
+  const [, pending] = (await db.migrate.list({
+    migrationSource: migrationSource(plugins),
+    tableName: 'crm_migrations',
+  })) as [unknown, Array<{ name: string }>];
+  return pending.map((m) => m.name);
+}
+
+/**
+ * Waits for the database at start: PostgreSQL may still be coming up (a container started beside it).
+ * Retries `ping` with doubling pauses (0.25 s up to 5 s) for at most `retryMs`, logging each failure; a
+ * refused password or a missing database is not worth waiting for and fails at once.
+ */
+export async function connectWithRetry(db: Db, retryMs: number, logger?: Logger): Promise<void> {
+  const deadline = Date.now() + retryMs;
+  for (let pause = 250; ; pause = Math.min(pause * 2, 5000)) {
+    try {
+      return await ping(db);
+    } catch (err) {
+      const code = ((err as KernelError).cause as { code?: string } | undefined)?.code ?? '';
+      const permanent = /^(28|3D)/.test(code);
+      if (permanent || Date.now() + pause > deadline) throw err;
+      logger?.warn({ err: (err as Error).message, retryInMs: pause }, 'database not reachable yet; retrying');
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+}
+
 /** The handle and its operations as the kernel receives them (see Storage in kernel/types.ts). */
-export function storageOf(db: Db): Storage {
+export function storageOf(db: Db, config?: Config, logger?: Logger): Storage {
+  const retryMs = config?.database.url ? config.database.connectRetryMs : 0;
   return {
     db,
     ping: () => ping(db),
+    connect: () => connectWithRetry(db, retryMs, logger),
     migrate: (plugins) => migrate(db, plugins),
     close: () => closeDb(db),
   };

@@ -28,3 +28,7 @@ export const cliCommands = defineHook.collect<CliCommand, []>(
   'cli.commands',
   'Once, when the CLI starts: contribute commands',
 );
+export const httpListening = defineHook.series<[{ url: string }]>(
+  'http.listening',
+  'Once, when `crm serve` listens (never in CLI commands): e.g. first-run set-up that prints how to call the API',
+);

@@ -5,12 +5,25 @@
  */
 export { cliContext, createKernel, hostedKernel, type CreateKernelOptions } from './boot';
 export { loadConfig, finishConfig, configSchema, type Config, type Limits } from './config';
-export { closeDb, createDb, engineOf, ping, sqlDuring, storageOf, type Db } from './db';
-export { authCredential, authPrincipal, cliCommands, formatRenderers, httpRoutes } from './hooks';
+export {
+  closeDb,
+  createDb,
+  embeddedSocketPath,
+  engineOf,
+  pendingMigrations,
+  ping,
+  shareEmbedded,
+  sqlDuring,
+  storageOf,
+  type CreateDbOptions,
+  type Db,
+} from './db';
+export { authCredential, authPrincipal, cliCommands, formatRenderers, httpListening, httpRoutes } from './hooks';
 export { createApp, collectRoutes, type MountedRoute } from './http/app';
 export { startServer, type RunningServer } from './http/server';
 export { createLogger, SECRET_KEYS } from './log';
 export { checkDepth, DEFAULT_LIMITS, limitExceeded, parseJsonWithin } from './limits';
+export { kernelMetrics, type Metrics } from './metrics';
 export type {
   AuthRequest,
   CliCommand,

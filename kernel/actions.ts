@@ -30,6 +30,12 @@ export interface ActionDefinition<P = Record<string, unknown>, R = unknown> {
   writes?: boolean;
   /** For generic (`'*'`) actions: the entities served. Read lazily, at call and list time. */
   entities?: () => readonly string[];
+  /**
+   * Reachable only by in-process requests that say `internal: true` (a plugin's own routes and jobs):
+   * API bindings and chained calls never reach it, and catalogues do not list it. Authorization still
+   * runs in the pipeline.
+   */
+  internal?: boolean;
   handler(params: P, ctx: ActionContext): Promise<R> | R;
 }
 
@@ -183,8 +189,9 @@ export class ActionRegistry {
         generic,
       });
     };
-    for (const a of this.exact.values()) push(a, a.entity, false);
-    for (const a of this.generic.values()) for (const e of a.entities!()) push(a, e, true);
+    for (const action of this.exact.values()) if (!action.internal) push(action, action.entity, false);
+    for (const action of this.generic.values())
+      for (const entityName of action.entities!()) push(action, entityName, true);
     return out
       .filter(
         (a) =>

@@ -121,7 +121,10 @@ export interface KernelErrorOptions {
 
 /**
  * The one error type the service throws on purpose.
- * @example throw new KernelError('E_INVALID_PARAMS', 'Mandatory key(s) missing from params array: contact_type', { details: { fields: ['contact_type'] } })
+ * @example
+ * throw new KernelError('E_INVALID_PARAMS', 'Mandatory key(s) missing from params array: contact_type', {
+ *   details: { fields: ['contact_type'] },
+ * });
  */
 export class KernelError extends Error {
   readonly code: string;

@@ -121,25 +121,25 @@ export class HookBus {
     const taps = this.taps.get(ref.id) ?? [];
     switch (ref.kind) {
       case 'series':
-        for (const t of taps) await call(t, ref, args);
+        for (const tap of taps) await call(tap, ref, args);
         return undefined as O;
       case 'waterfall': {
         let value = args[0];
-        for (const t of taps) {
+        for (const tap of taps) {
           // A frozen shallow copy: a tap that mutates instead of returning fails loudly, and the
           // caller's own object stays writable.
           const input =
             this.freezeInputs && isPlain(value)
               ? Object.freeze(Array.isArray(value) ? [...value] : { ...value })
               : value;
-          const out = await call(t, ref, [input, ...args.slice(1)]);
+          const out = await call(tap, ref, [input, ...args.slice(1)]);
           if (out !== undefined && out !== input) value = out;
         }
         return value as O;
       }
       case 'bail':
-        for (const t of taps) {
-          const out = await call(t, ref, args);
+        for (const tap of taps) {
+          const out = await call(tap, ref, args);
           if (out !== undefined) return out as O;
         }
         return undefined as O;
@@ -183,20 +183,20 @@ function isPlain(v: unknown): v is object {
   return Array.isArray(v) || (v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype);
 }
 
-async function call(t: Tap, ref: HookRef<HookKind, never, unknown>, args: unknown[]): Promise<unknown> {
+async function call(tap: Tap, ref: HookRef<HookKind, never, unknown>, args: unknown[]): Promise<unknown> {
   try {
-    return await t.fn(...args);
+    return await tap.fn(...args);
   } catch (err) {
     if (isKernelError(err)) {
-      err.plugin ??= t.plugin;
+      err.plugin ??= tap.plugin;
       throw err;
     }
     throw new KernelError(
       'E_PLUGIN_FAILED',
-      `Plugin ${t.plugin} failed in hook ${ref.id}: ${(err as Error)?.message ?? String(err)}`,
+      `Plugin ${tap.plugin} failed in hook ${ref.id}: ${(err as Error)?.message ?? String(err)}`,
       {
-        plugin: t.plugin,
-        details: { plugin: t.plugin, hook: ref.id },
+        plugin: tap.plugin,
+        details: { plugin: tap.plugin, hook: ref.id },
         cause: err,
       },
     );

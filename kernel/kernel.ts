@@ -96,7 +96,7 @@ export class Kernel {
 
   /** Phase 2: apply migrations (unless told not to), then run onReady callbacks in plugin order. */
   async start(opts: { migrate?: boolean } = {}): Promise<this> {
-    await this.storage.ping();
+    await (this.storage.connect ? this.storage.connect() : this.storage.ping());
     if (opts.migrate !== false) await this.migrate();
     for (const { plugin, fn } of this.callbacks.ready)
       await withTimeout(fn, this.config.pluginTimeoutMs, plugin, 'onReady');

@@ -87,27 +87,27 @@ export function discoverPlugins(dirs: string[]): { found: DiscoveredPlugin[]; pr
         );
         continue;
       }
-      const m = manifest as unknown as PluginManifest;
-      if (m.name !== entry.name) {
+      const parsed = manifest as unknown as PluginManifest;
+      if (parsed.name !== entry.name) {
         problems.push(
           new KernelError(
             'E_MANIFEST_INVALID',
-            `Plugin ${entry.name}: manifest name '${m.name}' differs from its folder name`,
+            `Plugin ${entry.name}: manifest name '${parsed.name}' differs from its folder name`,
             { plugin: entry.name },
           ),
         );
         continue;
       }
-      const clash = found.find((p) => p.name === m.name);
+      const clash = found.find((p) => p.name === parsed.name);
       if (clash) {
         problems.push(
-          new KernelError('E_MANIFEST_INVALID', `Plugin ${m.name} is found twice: ${clash.dir} and ${dir}`, {
-            plugin: m.name,
+          new KernelError('E_MANIFEST_INVALID', `Plugin ${parsed.name} is found twice: ${clash.dir} and ${dir}`, {
+            plugin: parsed.name,
           }),
         );
         continue;
       }
-      found.push({ name: m.name, dir, manifest: m });
+      found.push({ name: parsed.name, dir, manifest: parsed });
     }
   }
   return { found, problems };
@@ -138,13 +138,13 @@ export function planPlugins(config: Config, kernelVersion: string, extraDirs: st
     .map((p) => p.name)
     .sort()
     .join(', ');
-  for (const n of wanted) {
-    if (!byName.has(n) && !problems.some((e) => e.plugin === n)) {
+  for (const name of wanted) {
+    if (!byName.has(name) && !problems.some((e) => e.plugin === name)) {
       problems.push(
         new KernelError(
           'E_PLUGIN_UNKNOWN',
-          `Plugin ${n} is enabled but not installed. Available plugins: ${available}`,
-          { plugin: n },
+          `Plugin ${name} is enabled but not installed. Available plugins: ${available}`,
+          { plugin: name },
         ),
       );
     }
@@ -155,35 +155,37 @@ export function planPlugins(config: Config, kernelVersion: string, extraDirs: st
   const enabled = wanted.filter((n) => byName.has(n)).map((n) => byName.get(n)!);
   const enabledSet = new Set(enabled.map((p) => p.name));
   const planned: PlannedPlugin[] = [];
-  for (const p of enabled) {
-    if (!semver.satisfies(kernelVersion, p.manifest.kernel)) {
+  for (const plugin of enabled) {
+    if (!semver.satisfies(kernelVersion, plugin.manifest.kernel)) {
       problems.push(
         new KernelError(
           'E_KERNEL_RANGE',
-          `Plugin ${p.name} needs kernel ${p.manifest.kernel}; this kernel is ${kernelVersion}`,
-          { plugin: p.name },
+          `Plugin ${plugin.name} needs kernel ${plugin.manifest.kernel}; this kernel is ${kernelVersion}`,
+          { plugin: plugin.name },
         ),
       );
     }
-    for (const dep of p.manifest.dependencies) {
+    for (const dep of plugin.manifest.dependencies) {
       if (!enabledSet.has(dep)) {
         const why = byName.has(dep) ? 'which is not enabled' : 'which is not installed';
         problems.push(
-          new KernelError('E_PLUGIN_DEPENDENCY', `Plugin ${p.name} depends on ${dep}, ${why}`, { plugin: p.name }),
+          new KernelError('E_PLUGIN_DEPENDENCY', `Plugin ${plugin.name} depends on ${dep}, ${why}`, {
+            plugin: plugin.name,
+          }),
         );
       }
     }
-    const raw = structuredClone(config.pluginConfig[p.name] ?? {});
-    if (p.manifest.config) {
+    const raw = structuredClone(config.pluginConfig[plugin.name] ?? {});
+    if (plugin.manifest.config) {
       let check;
       try {
-        check = makeAjv().compile(p.manifest.config);
+        check = makeAjv().compile(plugin.manifest.config);
       } catch (err) {
         problems.push(
           new KernelError(
             'E_MANIFEST_INVALID',
-            `Plugin ${p.name}: config schema does not compile: ${(err as Error).message}`,
-            { plugin: p.name },
+            `Plugin ${plugin.name}: config schema does not compile: ${(err as Error).message}`,
+            { plugin: plugin.name },
           ),
         );
         continue;
@@ -192,13 +194,13 @@ export function planPlugins(config: Config, kernelVersion: string, extraDirs: st
         problems.push(
           new KernelError(
             'E_CONFIG_INVALID',
-            `Plugin ${p.name}: ${describeErrors(check.errors, `/pluginConfig/${p.name}`).join('; ')}`,
-            { plugin: p.name },
+            `Plugin ${plugin.name}: ${describeErrors(check.errors, `/pluginConfig/${plugin.name}`).join('; ')}`,
+            { plugin: plugin.name },
           ),
         );
       }
     }
-    planned.push({ ...p, options: raw });
+    planned.push({ ...plugin, options: raw });
   }
   let ordered: PlannedPlugin[] = [];
   try {
@@ -233,6 +235,6 @@ export function toposort<T extends DiscoveredPlugin>(plugins: T[]): T[] {
     state.set(p.name, 'done');
     out.push(p);
   };
-  for (const p of [...plugins].sort((a, b) => a.name.localeCompare(b.name))) visit(p, []);
+  for (const plugin of [...plugins].sort((a, b) => a.name.localeCompare(b.name))) visit(plugin, []);
   return out;
 }

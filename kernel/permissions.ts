@@ -21,6 +21,8 @@ export function describePermission(perm: Permission): string {
 export function checkPermission(req: ApiRequest) {
   if (holds(req.permission, req.principal.permissions)) return 'allow' as const;
   return {
-    deny: `API permission check failed for ${req.entity}/${req.action} call; insufficient permission: require ${describePermission(req.permission)}`,
+    deny:
+      `API permission check failed for ${req.entity}/${req.action} call; ` +
+      `insufficient permission: require ${describePermission(req.permission)}`,
   };
 }

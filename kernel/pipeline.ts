@@ -38,7 +38,7 @@ export async function canCall(
   opts: { version?: number; params?: Record<string, unknown> } = {},
 ): Promise<boolean> {
   const def = parts.actions.get(opts.version ?? 3, entity, action);
-  if (!def) return false;
+  if (!def || def.internal) return false;
   const decision = await authorize(parts, def, principal, opts.params ?? {});
   return decision === 'allow';
 }
@@ -58,7 +58,7 @@ export async function runCall(parts: PipelineParts, req: ApiCallRequest): Promis
   };
   try {
     const def = parts.actions.get(version, req.entity, req.action);
-    if (!def) {
+    if (!def || (def.internal && !req.internal)) {
       throw new KernelError('E_ACTION_NOT_FOUND', parts.actions.notFoundMessage(version, req.entity, req.action), {
         details: { entity: req.entity, action: req.action },
       });
@@ -160,10 +160,12 @@ function validated(def: CompiledAction, params: Record<string, unknown>): Record
   const copy = structuredClone(params ?? {});
   if (!def.validate(copy)) {
     const problems = describeErrors(def.validate.errors);
+    // The failing keys (dotted), so a binding can word the error its own way.
+    const paths = [...new Set((def.validate.errors ?? []).map((e) => e.instancePath.slice(1).replace(/\//g, '.')))];
     throw new KernelError(
       'E_INVALID_PARAMS',
       `Invalid params for ${def.resolvedEntity}.${def.action}: ${problems.join('; ')}`,
-      { details: { problems } },
+      { details: { problems, paths } },
     );
   }
   return copy;

@@ -118,6 +118,8 @@ export interface ApiCallRequest {
   trusted?: boolean;
   /** Run everything, then roll the database back (APIv3 `options.force_rollback`). */
   rollback?: boolean;
+  /** May reach actions marked `internal` (set only by a plugin's own routes and jobs, never by bindings). */
+  internal?: boolean;
 }
 
 /** The `api` service: what plugins may do with the kernel's pipeline, and nothing more. */
@@ -149,6 +151,8 @@ export interface Storage {
   readonly db: Knex;
   /** Fails with E_DB_UNAVAILABLE when the database cannot be reached. */
   ping(): Promise<void>;
+  /** At start: like ping, but may wait for a database that is still coming up (default: ping). */
+  connect?(): Promise<void>;
   /** Applies pending migrations, in the order given; returns the names applied. */
   migrate(plugins: PluginMigrations[]): Promise<string[]>;
   close(): Promise<void>;

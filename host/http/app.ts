@@ -13,6 +13,8 @@ import { httpRoutes } from '../hooks';
 import type { RouteDefinition } from '../types';
 import { authenticate } from './authenticate';
 import { errorBoundary } from './error-boundary';
+import { instrumentServices, metricsEndpoint } from '../metrics';
+import { corsMiddleware, observe } from './observe';
 import { requestScope } from './request-scope';
 
 export type MountedRoute = RouteDefinition & { id: string; plugin: string };
@@ -24,8 +26,8 @@ export async function collectRoutes(kernel: Kernel): Promise<MountedRoute[]> {
   const routes: MountedRoute[] = [];
   for (const { plugin, item } of contributed) {
     for (const method of item.methods) {
-      for (const p of ([] as string[]).concat(item.path)) {
-        const key = `${method} ${p}`;
+      for (const path of ([] as string[]).concat(item.path)) {
+        const key = `${method} ${path}`;
         const other = seen.get(key);
         if (other)
           throw new KernelError('E_HOOK_DUPLICATE', `Route ${key} is contributed by both ${other} and ${plugin}`, {
@@ -54,8 +56,13 @@ export async function createApp(kernel: Kernel): Promise<Koa> {
       err.message,
     );
   });
+  instrumentServices(kernel);
+  app.use(observe(kernel));
   app.use(errorBoundary());
+  const cors = corsMiddleware(kernel);
+  if (cors) app.use(cors);
   app.use(requestScope(kernel));
+  app.use(metricsEndpoint(kernel));
   const body = bodyParser();
   const router = new Router();
   const byLayer = new Map<string, MountedRoute>();
@@ -66,10 +73,10 @@ export async function createApp(kernel: Kernel): Promise<Koa> {
       ctx.state.route = route;
       await next();
     };
-    for (const p of paths) {
-      byLayer.set(`${route.id}:${p}`, route);
-      router.register(p, route.methods, [mark, body, authenticate(kernel, route), handle] as never, {
-        name: `${route.id}:${p}`,
+    for (const path of paths) {
+      byLayer.set(`${route.id}:${path}`, route);
+      router.register(path, route.methods, [mark, body, authenticate(kernel, route), handle] as never, {
+        name: `${route.id}:${path}`,
       });
     }
   }
@@ -106,13 +113,13 @@ function bodyParser(): Koa.Middleware {
 }
 
 export function bodyError(err: unknown): KernelError {
-  const e = err as { status?: number; httpCode?: number; type?: string };
-  const status = e?.status ?? e?.httpCode;
+  const parseError = err as { status?: number; httpCode?: number; type?: string };
+  const status = parseError?.status ?? parseError?.httpCode;
   if (status === 413)
     return new KernelError('E_BAD_REQUEST', 'The request body is too large (2 MB at most)', { status, cause: err });
   if (status === 415)
     return new KernelError('E_BAD_REQUEST', 'Unsupported Content-Encoding or Content-Type', { status, cause: err });
-  if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported')
+  if (parseError?.type === 'encoding.unsupported' || parseError?.type === 'charset.unsupported')
     return new KernelError('E_BAD_REQUEST', 'Unsupported Content-Encoding or charset', { status: 415, cause: err });
   return new KernelError(
     'E_BAD_REQUEST',

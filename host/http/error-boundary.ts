@@ -41,7 +41,7 @@ function render(error: KernelError, ctx: Context): void {
   if (error.response) {
     ctx.status = error.response.status;
     ctx.type = error.response.type;
-    for (const [k, v] of Object.entries(error.response.headers ?? {})) ctx.set(k, v);
+    for (const [k, value] of Object.entries(error.response.headers ?? {})) ctx.set(k, value);
     ctx.body = error.response.body;
     return;
   }

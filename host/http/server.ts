@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { KernelError, type Kernel } from '../../kernel';
+import { httpListening } from '../hooks';
 import { createApp } from './app';
 
 export interface RunningServer {
@@ -50,5 +51,11 @@ export async function startServer(kernel: Kernel): Promise<RunningServer> {
       clearTimeout(timer);
       await kernel.close();
     })());
+  try {
+    await kernel.hooks.run(httpListening, { url: kernel.config.server.publicUrl ?? url });
+  } catch (err) {
+    await stop();
+    throw err;
+  }
   return { server, url, stop };
 }

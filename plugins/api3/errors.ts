@@ -1,6 +1,7 @@
 /** APIv3 error helpers: KernelErrors whose `details` carry the wire extras in order, then `error_code`. */
 import { KernelError, isKernelError, registerErrorCodes } from '../../kernel';
 import { dbError } from '../entity-core';
+import { controlParamError } from './control-params';
 
 registerErrorCodes('api3', {
   E_API3_CHAINED: {
@@ -66,7 +67,9 @@ export function toApi3Error(err: unknown, entity: string, action: string): Kerne
     !isKernelError(err) || err.code === 'E_INTERNAL' || err.code === 'E_PLUGIN_FAILED' ? dbError(err) : undefined;
   const e =
     fromDb ??
-    (isKernelError(err) ? err : new KernelError('E_INTERNAL', (err as Error)?.message ?? String(err), { cause: err }));
+    (isKernelError(err)
+      ? (controlParamError(err) ?? err)
+      : new KernelError('E_INTERNAL', (err as Error)?.message ?? String(err), { cause: err }));
   const d = e.details ?? {};
   if (d.api3Shape === 'returned') return e;
   if ('error_code' in d && 'entity' in d) return e;

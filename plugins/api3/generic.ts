@@ -3,6 +3,7 @@
  * getvalue, getcount, create, delete, replace, validate, getrefcount, getlist, getoptions, getfields,
  * getactions, getunique, and the deprecated setvalue and update.
  */
+import { CONTROL_PARAMS_SCHEMA } from './control-params';
 import { type ActionContext, type ActionRegistrar } from '../../kernel';
 import type { CompiledEntity, EntityService } from '../entity-core';
 import { permissionFor } from '../entity-core';
@@ -59,7 +60,7 @@ export function defineGenericActions(actions: ActionRegistrar, service: EntitySe
       entity: '*',
       action,
       description: `Generic APIv3 ${action}${DEPRECATED[action] ? ' (deprecated)' : ''}`,
-      params: { type: 'object' },
+      params: CONTROL_PARAMS_SCHEMA,
       permission: (params: Params, entity: string) => permissionFor(registry, entity, action, params),
       writes: WRITES.has(action),
       entities: () => registry.names(3),

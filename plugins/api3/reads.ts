@@ -7,15 +7,8 @@ import type { CompiledEntity, EntityRegistry, EntityService, EntitySession, Fiel
 import { conditionPaths, type Condition } from '../entity-core';
 import { envelope, stringifyLeaves } from './envelope';
 import { returnedError } from './errors';
-import {
-  buildQuery,
-  optionValue,
-  parseFilters,
-  parseOptions,
-  resolvePath,
-  type FilterContext,
-  type GetOptions,
-} from './params';
+import { buildQuery, parseFilters, type FilterContext } from './filters';
+import { optionValue, parseOptions, resolvePath, type GetOptions } from './params';
 
 export type Params = Record<string, unknown>;
 export type Row = Record<string, unknown>;

@@ -3,7 +3,8 @@ import { KernelError, type ActionContext } from '../../kernel';
 import type { CompiledEntity } from '../entity-core';
 import { envelope, scalarEnvelope, stringifyLeaves } from './envelope';
 import { api3Error, invalid, mandatoryMissing } from './errors';
-import { coerceValue, optionValue, truthy } from './params';
+import { coerceValue } from './filters';
+import { optionValue, truthy } from './params';
 import { snake } from './service';
 import { Api3Reads, type Params, type Row } from './reads';
 

@@ -92,18 +92,18 @@ export const INPUT_TYPES: Record<string, string> = {
 
 /** The permission an APIv4 action needs, from the entity's map (shared with APIv3). */
 export function v4Permission(registry: EntityRegistry, entity: string, action: string): Permission {
-  const p = (a: string) => permissionFor(registry, entity, a);
+  const permissionOf = (a: string) => permissionFor(registry, entity, a);
   const own =
     registry.find(entity)?.permissions?.[action.toLowerCase()] ?? registry.find(entity)?.permissions?.[action];
   if (own !== undefined) return own; // the entity's map names this action itself
   switch (action.toLowerCase()) {
     case 'save':
-      return { allOf: [p('create'), p('update')] };
+      return { allOf: [permissionOf('create'), permissionOf('update')] };
     case 'replace':
-      return { allOf: [p('create'), p('update'), p('delete')] };
+      return { allOf: [permissionOf('create'), permissionOf('update'), permissionOf('delete')] };
     case 'checkaccess':
       return 'public';
     default:
-      return p(action);
+      return permissionOf(action);
   }
 }

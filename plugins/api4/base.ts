@@ -127,52 +127,62 @@ export class Api4Base {
 
   // ---------------------------------------------------------------- get
 
-  async get(e: CompiledEntity, p: Params, ctx: ActionContext): Promise<{ values: Row[]; countMatched?: number }> {
-    const wc = this.wc(e, ctx);
-    const requested = (p.select as string[] | undefined) ?? [];
+  async get(
+    entity: CompiledEntity,
+    params: Params,
+    ctx: ActionContext,
+  ): Promise<{ values: Row[]; countMatched?: number }> {
+    const wc = this.wc(entity, ctx);
+    const requested = (params.select as string[] | undefined) ?? [];
     const rowCount = requested.includes('row_count');
     const rest = requested.filter((s) => s !== 'row_count');
     const fields = new Map<string, FieldDef>();
     const suffixed: Array<{ key: string; base: string; suffix: Suffix; options: OptionItem[] }> = [];
     if ((!rest.length && !rowCount) || rest.includes('*'))
-      for (const [k, f] of this.allFields(e, ctx)) if (!f.secret) fields.set(k, f);
-    for (const s of rest) {
-      if (s === '*') continue;
-      if (s.endsWith('.*')) {
+      for (const [k, field] of this.allFields(entity, ctx)) if (!field.secret) fields.set(k, field);
+    for (const selected of rest) {
+      if (selected === '*') continue;
+      if (selected.endsWith('.*')) {
         // `contact_id.*`: every readable field of the joined entity.
-        const base = resolvePath(this.registry, e, `${s.slice(0, -2)}.id`, ctx.principal, { trusted: ctx.trusted });
+        const base = resolvePath(this.registry, entity, `${selected.slice(0, -2)}.id`, ctx.principal, {
+          trusted: ctx.trusted,
+        });
         wc.paths.push(base);
         const target = base.joined[base.joined.length - 1];
-        for (const f of v4Fields(target)) if (!f.secret) fields.set(`${s.slice(0, -2)}.${f.name}`, f);
+        for (const field of v4Fields(target))
+          if (!field.secret) fields.set(`${selected.slice(0, -2)}.${field.name}`, field);
         continue;
       }
-      const { base, suffix } = splitSuffix(s);
-      const r = resolvePath(this.registry, e, base, ctx.principal, { secretLeaf: true, trusted: ctx.trusted });
-      if (!mayRead(r.field, ctx.principal, ctx.trusted)) continue; // secrets are omitted for callers lacking their permission
-      wc.paths.push(r);
+      const { base, suffix } = splitSuffix(selected);
+      const resolved = resolvePath(this.registry, entity, base, ctx.principal, {
+        secretLeaf: true,
+        trusted: ctx.trusted,
+      });
+      if (!mayRead(resolved.field, ctx.principal, ctx.trusted)) continue; // secrets are omitted for callers lacking their permission
+      wc.paths.push(resolved);
       if (suffix) {
-        const options = await optionsOf(this.registry, ctx.db, r.field, s);
-        suffixed.push({ key: s, base, suffix, options });
-      } else fields.set(s, r.field);
+        const options = await optionsOf(this.registry, ctx.db, resolved.field, selected);
+        suffixed.push({ key: selected, base, suffix, options });
+      } else fields.set(selected, resolved.field);
     }
     // A suffixed column reads its field's stored value; the value itself is shown only if selected too.
     const hiddenBases = new Set<string>();
     for (const { base } of suffixed)
       if (!fields.has(base)) {
         hiddenBases.add(base);
-        fields.set(base, resolvePath(this.registry, e, base, ctx.principal, { trusted: ctx.trusted }).field);
+        fields.set(base, resolvePath(this.registry, entity, base, ctx.principal, { trusted: ctx.trusted }).field);
       }
-    const where = await this.where(e, p.where, wc, ctx.db, true, p);
-    const sort = await this.sortOf(wc, p.orderBy, ctx.db);
+    const where = await this.where(entity, params.where, wc, ctx.db, true, params);
+    const sort = await this.sortOf(wc, params.orderBy, ctx.db);
     await this.checkJoins(wc, ctx);
     // Fields a chain refers to (`$id`, `$contact_id`) are fetched with the rows (and returned, as APIv4 does).
-    if (p.chain && fields.size) {
-      for (const ref of new Set(['id', ...chainRefs(p.chain)])) {
+    if (params.chain && fields.size) {
+      for (const ref of new Set(['id', ...chainRefs(params.chain)])) {
         if (fields.has(ref)) continue;
         try {
-          const r = resolvePath(this.registry, e, ref, ctx.principal, { trusted: ctx.trusted });
-          wc.paths.push(r);
-          fields.set(ref, r.field);
+          const resolved = resolvePath(this.registry, entity, ref, ctx.principal, { trusted: ctx.trusted });
+          wc.paths.push(resolved);
+          fields.set(ref, resolved.field);
         } catch {
           /* not a field of this entity: left as written */
         }
@@ -181,12 +191,12 @@ export class Api4Base {
     }
     let values: Row[] = [];
     if (fields.size) {
-      const raw = await this.service.get(this.session(ctx), e, {
+      const raw = await this.service.get(this.session(ctx), entity, {
         where,
         select: [...fields.keys()],
         sort,
-        limit: (p.limit as number) || undefined,
-        offset: (p.offset as number) || undefined,
+        limit: (params.limit as number) || undefined,
+        offset: (params.offset as number) || undefined,
         joinAccess: true,
       });
       values = raw.map((r) => {
@@ -197,7 +207,7 @@ export class Api4Base {
       });
     }
     const countMatched = rowCount
-      ? await this.service.count(this.session(ctx), e, { where, joinAccess: true })
+      ? await this.service.count(this.session(ctx), entity, { where, joinAccess: true })
       : undefined;
     return { values, countMatched };
   }

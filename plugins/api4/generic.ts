@@ -26,7 +26,7 @@ export { v4Permission };
 
 export function defineGenericActions(actions: ActionRegistrar, service: EntityService): void {
   const registry = service.registry;
-  const g = new Generic(registry, service);
+  const generic = new Generic(registry, service);
   for (const action of ACTIONS) {
     actions.define({
       version: 4,
@@ -39,8 +39,8 @@ export function defineGenericActions(actions: ActionRegistrar, service: EntitySe
       entities: () => registry.names(4),
       handler: async (params: Params, ctx: ActionContext): Promise<Api4Result> => {
         const e = registry.get(ctx.entity);
-        const { values, countMatched } = await g.run(action, e, params, ctx);
-        if (params.chain) await g.chain(values, params.chain, ctx);
+        const { values, countMatched } = await generic.run(action, e, params, ctx);
+        if (params.chain) await generic.chain(values, params.chain, ctx);
         const result: Api4Result = {
           entity: e.name,
           action,
@@ -60,73 +60,73 @@ export function defineGenericActions(actions: ActionRegistrar, service: EntitySe
 class Generic extends Api4Writes {
   run(
     action: ActionName,
-    e: CompiledEntity,
-    p: Params,
+    entity: CompiledEntity,
+    params: Params,
     ctx: ActionContext,
   ): Promise<{ values: Row[]; countMatched?: number }> {
     switch (action) {
       case 'get':
-        return this.get(e, p, ctx);
+        return this.get(entity, params, ctx);
       case 'create':
-        return this.create(e, p, ctx);
+        return this.create(entity, params, ctx);
       case 'update':
-        return this.update(e, p, ctx);
+        return this.update(entity, params, ctx);
       case 'save':
-        return this.save(e, p, ctx);
+        return this.save(entity, params, ctx);
       case 'delete':
-        return this.delete(e, p, ctx);
+        return this.delete(entity, params, ctx);
       case 'replace':
-        return this.replace(e, p, ctx);
+        return this.replace(entity, params, ctx);
       case 'getFields':
-        return this.getFields(e, p, ctx);
+        return this.getFields(entity, params, ctx);
       case 'getActions':
-        return this.getActions(e, p, ctx);
+        return this.getActions(entity, params, ctx);
       case 'checkAccess':
-        return this.checkAccess(e, p, ctx);
+        return this.checkAccess(entity, params, ctx);
     }
   }
 
   // ---------------------------------------------------------------- meta
 
-  async getFields(e: CompiledEntity, p: Params, ctx: ActionContext) {
-    const action = String(p.action ?? 'get');
-    const loadOptions = p.loadOptions;
+  async getFields(entity: CompiledEntity, params: Params, ctx: ActionContext) {
+    const action = String(params.action ?? 'get');
+    const loadOptions = params.loadOptions;
     const out: Row[] = [];
-    for (const f of v4Fields(e)) {
-      if (!mayRead(f, ctx.principal, ctx.trusted)) continue;
+    for (const field of v4Fields(entity)) {
+      if (!mayRead(field, ctx.principal, ctx.trusted)) continue;
       const spec: Row = {
-        name: f.name,
-        title: f.title,
-        description: f.description ?? null,
+        name: field.name,
+        title: field.title,
+        description: field.description ?? null,
         type: 'Field',
-        entity: e.name,
-        data_type: DATA_TYPES[f.type] ?? 'String',
+        entity: entity.name,
+        data_type: DATA_TYPES[field.type] ?? 'String',
         input_type:
-          f.optionGroup || f.pseudoEntity || f.options
+          field.optionGroup || field.pseudoEntity || field.options
             ? 'Select'
-            : f.fk
+            : field.fk
               ? 'EntityRef'
-              : (INPUT_TYPES[f.type] ?? 'Text'),
-        required: action === 'create' ? !!f.apiRequired : false,
-        nullable: !f.required,
-        readonly: !!f.readonly || f.name === 'id',
-        default_value: f.apiDefault ?? null,
-        fk_entity: f.fk ?? null,
-        serialize: f.serialize ? 1 : null,
-        column_name: f.column ?? f.name,
-        maxlength: f.maxlength ?? null,
+              : (INPUT_TYPES[field.type] ?? 'Text'),
+        required: action === 'create' ? !!field.apiRequired : false,
+        nullable: !field.required,
+        readonly: !!field.readonly || field.name === 'id',
+        default_value: field.apiDefault ?? null,
+        fk_entity: field.fk ?? null,
+        serialize: field.serialize ? 1 : null,
+        column_name: field.column ?? field.name,
+        maxlength: field.maxlength ?? null,
         options: false as unknown,
       };
-      if (f.optionGroup || f.pseudoEntity || f.options) {
+      if (field.optionGroup || field.pseudoEntity || field.options) {
         spec.options = true;
         if (loadOptions) {
-          const opts = (await this.registry.optionsFor(ctx.db, f)) ?? [];
+          const opts = (await this.registry.optionsFor(ctx.db, field)) ?? [];
           spec.options = Array.isArray(loadOptions)
             ? opts.map((o) =>
                 Object.fromEntries(
                   (loadOptions as string[])
                     .filter((k) => ['id', 'name', 'label'].includes(k))
-                    .map((k) => [k, k === 'id' ? optionId(f, o.value) : (o as unknown as Row)[k]]),
+                    .map((k) => [k, k === 'id' ? optionId(field, o.value) : (o as unknown as Row)[k]]),
                 ),
               )
             : Object.fromEntries(opts.map((o) => [o.value, o.label]));
@@ -134,7 +134,7 @@ class Generic extends Api4Writes {
       }
       out.push(spec);
     }
-    return { values: pick(filterRows(out, p.where), p.select) };
+    return { values: pick(filterRows(out, params.where), params.select) };
   }
 
   async getActions(e: CompiledEntity, p: Params, ctx: ActionContext) {
@@ -158,22 +158,27 @@ class Generic extends Api4Writes {
   }
 
   /** checkAccess's row part: the row the action would touch (or create) must pass row access. */
-  private async rowAccessAllows(e: CompiledEntity, action: string, values: Row, ctx: ActionContext): Promise<boolean> {
+  private async rowAccessAllows(
+    entity: CompiledEntity,
+    action: string,
+    values: Row,
+    ctx: ActionContext,
+  ): Promise<boolean> {
     const name = action.toLowerCase();
     const creates = name === 'create' || (name === 'save' && values.id === undefined);
     const operation = name === 'delete' ? 'delete' : ['update', 'save'].includes(name) ? 'edit' : undefined;
     const session = this.session(ctx);
     try {
-      if (creates) await this.service.checkWrite(session, e, 'create', { proposed: values });
+      if (creates) await this.service.checkWrite(session, entity, 'create', { proposed: values });
       else if ((operation || name === 'get') && values.id !== undefined) {
         const id = Number(values.id);
         if (!Number.isSafeInteger(id)) return false;
-        const visible = await this.service.get(session, e, {
+        const visible = await this.service.get(session, entity, {
           where: [{ path: 'id', op: '=', value: id }],
           select: ['id'],
         });
         if (!visible.length) return false;
-        if (operation) await this.service.checkWrite(session, e, operation, { id });
+        if (operation) await this.service.checkWrite(session, entity, operation, { id });
       }
       return true;
     } catch (err) {
@@ -204,8 +209,8 @@ class Generic extends Api4Writes {
       for (const [name, spec] of specs) {
         const [entity, action, params, index] = spec as [string, string, Row | undefined, unknown];
         const sub = substitute(params ?? {}, row) as Row;
-        const r = (await ctx.call(entity, action, sub, { version: 4 })) as Api4Result;
-        row[name] = applyIndex(r.values, index);
+        const result = (await ctx.call(entity, action, sub, { version: 4 })) as Api4Result;
+        row[name] = applyIndex(result.values, index);
       }
     }
   }

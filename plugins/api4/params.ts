@@ -47,7 +47,7 @@ export interface ResolvedPath {
 /** Resolves `field` or `fk_field.field[.…]` strictly by metadata. */
 export function resolvePath(
   registry: EntityRegistry,
-  e: CompiledEntity,
+  entity: CompiledEntity,
   path: unknown,
   principal: Principal,
   opts: { secretLeaf?: boolean; trusted?: boolean } = {},
@@ -57,12 +57,12 @@ export function resolvePath(
   const parts = path.split('.');
   if (parts.length - 1 > MAX_PATH_JOINS)
     throw invalid(`Too many joins in ${path} (at most ${MAX_PATH_JOINS})`, { error_field: path });
-  let cur = e;
+  let cur = entity;
   const joined: CompiledEntity[] = [];
   for (let i = 0; i < parts.length - 1; i++) {
-    const f = v4Field(cur, parts[i]);
-    const target = f?.fk ? registry.find(f.fk) : undefined;
-    if (!f || !target || !mayRead(f, principal, opts.trusted))
+    const joinField = v4Field(cur, parts[i]);
+    const target = joinField?.fk ? registry.find(joinField.fk) : undefined;
+    if (!joinField || !target || !mayRead(joinField, principal, opts.trusted))
       throw invalid(`Invalid field '${path}'`, { error_field: path });
     joined.push(target);
     cur = target;
@@ -124,22 +124,22 @@ function parseClause(wc: WhereContext, clause: unknown, depth: number): Conditio
       error_field: head,
     });
   const { base, suffix } = splitSuffix(head);
-  const r = resolvePath(wc.registry, wc.entity, base, wc.principal, { trusted: wc.trusted });
-  wc.paths.push(r);
-  if (suffix) return suffixedClause(wc, clause, op as Operator, r, suffix, head);
-  const f = r.field;
+  const resolved = resolvePath(wc.registry, wc.entity, base, wc.principal, { trusted: wc.trusted });
+  wc.paths.push(resolved);
+  if (suffix) return suffixedClause(wc, clause, op as Operator, resolved, suffix, head);
+  const field = resolved.field;
   const what = `where ${head}`;
   if (NO_VALUE.has(op)) return { path: head, op: op as Operator };
   if (clause.length < 3) throw invalid(`Operator ${op} for ${head} needs a value`, { error_field: head });
   const value = clause[2];
   if (LISTS.has(op)) {
     if (!Array.isArray(value)) throw invalid(`Operator ${op} for ${head} needs a list`, { error_field: head });
-    return { path: head, op: op as Operator, value: value.map((x) => scalarFor(f, x, what)) };
+    return { path: head, op: op as Operator, value: value.map((x) => scalarFor(field, x, what)) };
   }
   if (PAIRS.has(op)) {
     if (!Array.isArray(value) || value.length !== 2)
       throw invalid(`Operator ${op} for ${head} needs a list of two values`, { error_field: head });
-    return { path: head, op: op as Operator, value: value.map((x) => scalarFor(f, x, what)) };
+    return { path: head, op: op as Operator, value: value.map((x) => scalarFor(field, x, what)) };
   }
   if (op === 'CONTAINS' || op === 'NOT CONTAINS') {
     const items = Array.isArray(value) ? value : [value];
@@ -156,7 +156,7 @@ function parseClause(wc: WhereContext, clause: unknown, depth: number): Conditio
       throw invalid(`Operator ${op} for ${head} needs a string`, { error_field: head });
     return { path: head, op: op as Operator, value: String(value) };
   }
-  return { path: head, op: op as Operator, value: scalarFor(f, value, what) };
+  return { path: head, op: op as Operator, value: scalarFor(field, value, what) };
 }
 
 /** A clause on `field:suffix`: option names or labels, kept as given until the options are loaded. */

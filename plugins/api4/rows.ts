@@ -16,29 +16,29 @@ export function pick(rows: Row[], select: unknown): Row[] {
 export function filterRows(rows: Row[], where: unknown): Row[] {
   if (where === undefined || where === null) return rows;
   if (!Array.isArray(where)) throw invalid('Parameter "where" must be a list of clauses');
-  const test = (r: Row, clause: unknown, depth: number): boolean => {
+  const test = (row: Row, clause: unknown, depth: number): boolean => {
     if (depth > 16) throw invalid('Where clauses nested too deep');
     if (!Array.isArray(clause) || typeof clause[0] !== 'string')
       throw invalid(`Invalid where clause ${JSON.stringify(clause)?.slice(0, 100)}`);
     const [head, op, value] = clause as [string, unknown, unknown];
     if (head === 'OR' || head === 'AND' || head === 'NOT') {
       if (!Array.isArray(op)) throw invalid(`${head} group needs a list of clauses`);
-      const results = op.map((c) => test(r, c, depth + 1));
+      const results = op.map((c) => test(row, c, depth + 1));
       return head === 'OR' ? results.some(Boolean) : head === 'AND' ? results.every(Boolean) : !results.every(Boolean);
     }
-    const v = Object.prototype.hasOwnProperty.call(r, head) ? r[head] : null;
-    const o = typeof op === 'string' ? op.toUpperCase() : '';
-    switch (o) {
+    const cellValue = Object.prototype.hasOwnProperty.call(row, head) ? row[head] : null;
+    const operator = typeof op === 'string' ? op.toUpperCase() : '';
+    switch (operator) {
       case '=':
-        return v === value || (v !== null && value !== null && String(v) === String(value));
+        return cellValue === value || (cellValue !== null && value !== null && String(cellValue) === String(value));
       case '!=':
       case '<>':
-        return !(v === value || (v !== null && value !== null && String(v) === String(value)));
+        return !(cellValue === value || (cellValue !== null && value !== null && String(cellValue) === String(value)));
       case 'IN':
       case 'NOT IN': {
-        if (!Array.isArray(value)) throw invalid(`Operator ${o} needs a list`);
-        const hit = value.some((x) => String(x) === String(v));
-        return o === 'IN' ? hit : !hit;
+        if (!Array.isArray(value)) throw invalid(`Operator ${operator} needs a list`);
+        const hit = value.some((x) => String(x) === String(cellValue));
+        return operator === 'IN' ? hit : !hit;
       }
       case 'LIKE': {
         if (typeof value !== 'string') throw invalid('Operator LIKE needs a string');
@@ -49,12 +49,12 @@ export function filterRows(rows: Row[], where: unknown): Row[] {
             .replace(/_/g, '.')}$`,
           'is',
         );
-        return v !== null && re.test(String(v));
+        return cellValue !== null && re.test(String(cellValue));
       }
       case 'IS NULL':
-        return v === null || v === undefined;
+        return cellValue === null || cellValue === undefined;
       case 'IS NOT NULL':
-        return v !== null && v !== undefined;
+        return cellValue !== null && cellValue !== undefined;
       default:
         throw invalid(`Illegal operator ${JSON.stringify(op)} for ${head}`);
     }
@@ -98,21 +98,23 @@ export function chainRefs(chain: unknown): string[] {
 }
 
 /** `$id`, `$contact_id`, `$contact_id.display_name`: values of the parent row. */
-export function substitute(v: unknown, row: Row): unknown {
-  if (typeof v === 'string' && /^\$[A-Za-z_][\w.]*$/.test(v)) {
-    const key = v.slice(1);
+export function substitute(value: unknown, row: Row): unknown {
+  if (typeof value === 'string' && /^\$[A-Za-z_][\w.]*$/.test(value)) {
+    const key = value.slice(1);
     if (key in row) return row[key];
     let cur: unknown = row;
     for (const part of key.split('.')) {
-      if (!cur || typeof cur !== 'object') return v;
+      if (!cur || typeof cur !== 'object') return value;
       cur = (cur as Row)[part];
     }
-    return cur === undefined ? v : cur;
+    return cur === undefined ? value : cur;
   }
-  if (Array.isArray(v)) return v.map((x) => substitute(x, row));
-  if (v && typeof v === 'object')
-    return Object.fromEntries(Object.entries(v as Row).map(([k, x]) => [k, k === 'chain' ? x : substitute(x, row)]));
-  return v;
+  if (Array.isArray(value)) return value.map((x) => substitute(x, row));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value as Row).map(([k, x]) => [k, k === 'chain' ? x : substitute(x, row)]),
+    );
+  return value;
 }
 
 /** `index`: a field name keys the values by it; an integer picks one row (null when absent). */

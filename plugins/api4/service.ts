@@ -15,7 +15,7 @@ export function createApi4Service(kernel: { call: Api['call'] }): Api4Service {
       params.checkPermissions = !trusted;
       const principal = input.principal;
       try {
-        const r = await kernel.call({
+        const result = await kernel.call({
           version: 4,
           entity: input.entity,
           action: input.action,
@@ -25,7 +25,7 @@ export function createApi4Service(kernel: { call: Api['call'] }): Api4Service {
           db: input.db,
           trusted,
         });
-        return asResult(r, input.entity, input.action);
+        return asResult(result, input.entity, input.action);
       } catch (err) {
         throw toApi4Error(err);
       }
@@ -36,16 +36,16 @@ export function createApi4Service(kernel: { call: Api['call'] }): Api4Service {
 /** Entity-level refusals from the pipeline get the reference's message; record-level ones say `ACL check failed`. */
 export function toApi4Error(err: unknown): unknown {
   if (!isKernelError(err)) return err;
-  const d = err.details ?? {};
+  const details = err.details ?? {};
   if (
     (err.code === 'E_FORBIDDEN' || err.code === 'E_UNAUTHENTICATED') &&
-    !d.acl &&
-    typeof d.entity === 'string' &&
-    typeof d.action === 'string' &&
+    !details.acl &&
+    typeof details.entity === 'string' &&
+    typeof details.action === 'string' &&
     !err.message.startsWith('Authorization failed')
   ) {
-    return new KernelError(err.code, `Authorization failed: CRM APIv4 (${d.entity}::${d.action})`, {
-      details: { ...d, reason: err.message },
+    return new KernelError(err.code, `Authorization failed: CRM APIv4 (${details.entity}::${details.action})`, {
+      details: { ...details, reason: err.message },
       cause: err,
     });
   }

@@ -18,26 +18,26 @@ export const SAVE_ERRORS = {
 };
 
 export class Api4Writes extends Api4Base {
-  private values(e: CompiledEntity, raw: unknown, ctx: Reader, allowId = true): Row {
+  private values(entity: CompiledEntity, raw: unknown, ctx: Reader, allowId = true): Row {
     if (raw === undefined || raw === null) return {};
     if (typeof raw !== 'object' || Array.isArray(raw)) throw invalid('values must be an object');
     const out: Row = {};
-    for (const [k, v] of Object.entries(raw as Row)) {
-      if (v === undefined) continue;
-      const f = v4Field(e, k);
+    for (const [k, value] of Object.entries(raw as Row)) {
+      if (value === undefined) continue;
+      const field = v4Field(entity, k);
       // A secret the caller may not read does not exist for them: it cannot be written either.
-      if (!f || !mayRead(f, ctx.principal, ctx.trusted))
+      if (!field || !mayRead(field, ctx.principal, ctx.trusted))
         throw invalid(`Invalid field '${k}' in values`, { error_field: k });
-      if (f.name === 'id') {
+      if (field.name === 'id') {
         if (!allowId) continue;
-        if (v === null) continue;
-        const id = coerceWrite(f, v);
+        if (value === null) continue;
+        const id = coerceWrite(field, value);
         if (typeof id !== 'number' || id <= 0) throw invalid('id must be a positive integer', { error_field: 'id' });
         out.id = id;
         continue;
       }
-      if (f.readonly) continue; // computed or managed fields are ignored, so a fetched record can be saved back
-      out[f.name] = coerceWrite(f, v);
+      if (field.readonly) continue; // computed or managed fields are ignored, so a fetched record can be saved back
+      out[field.name] = coerceWrite(field, value);
     }
     return out;
   }
@@ -91,34 +91,35 @@ export class Api4Writes extends Api4Base {
     return { values: out };
   }
 
-  async save(e: CompiledEntity, p: Params, ctx: ActionContext) {
-    const records = (p.records as Row[] | undefined) ?? [];
-    const defaults = this.values(e, await this.suffixFree(e, p.defaults ?? {}, ctx), ctx, false);
-    const match = (p.match as string[] | undefined) ?? [];
-    for (const m of match) if (!v4Field(e, m)) throw invalid(`Invalid field '${m}' in match`, { error_field: m });
+  async save(entity: CompiledEntity, params: Params, ctx: ActionContext) {
+    const records = (params.records as Row[] | undefined) ?? [];
+    const defaults = this.values(entity, await this.suffixFree(entity, params.defaults ?? {}, ctx), ctx, false);
+    const match = (params.match as string[] | undefined) ?? [];
+    for (const field of match)
+      if (!v4Field(entity, field)) throw invalid(`Invalid field '${field}' in match`, { error_field: field });
     const out: Row[] = [];
     for (const [i, rec] of records.entries()) {
-      const values = { ...defaults, ...this.values(e, await this.suffixFree(e, rec, ctx), ctx) };
+      const values = { ...defaults, ...this.values(entity, await this.suffixFree(entity, rec, ctx), ctx) };
       let existing: Row | null = null;
       if (values.id !== undefined) {
-        const seen = await this.matching(e, undefined, ctx, [{ path: 'id', op: '=', value: values.id }]);
+        const seen = await this.matching(entity, undefined, ctx, [{ path: 'id', op: '=', value: values.id }]);
         if (!seen.length) {
-          if (await this.service.byId(this.session(ctx), e, values.id as number)) throw ACL();
-          throw invalid(`records[${i}]: ${e.name} id ${String(values.id)} not found`, { error_field: 'id' });
+          if (await this.service.byId(this.session(ctx), entity, values.id as number)) throw ACL();
+          throw invalid(`records[${i}]: ${entity.name} id ${String(values.id)} not found`, { error_field: 'id' });
         }
-        existing = await this.service.byId(this.session(ctx), e, values.id as number);
+        existing = await this.service.byId(this.session(ctx), entity, values.id as number);
       } else if (match.length && match.every((m) => m in values)) {
         const conds: Condition[] = match.map((m) =>
           values[m] === null ? { path: m, op: 'IS NULL' } : { path: m, op: '=', value: values[m] },
         );
-        const ids = await this.matching(e, undefined, ctx, conds);
+        const ids = await this.matching(entity, undefined, ctx, conds);
         if (ids.length > 1)
-          throw invalid(`records[${i}]: match criteria found ${ids.length} ${e.name} records`, {
+          throw invalid(`records[${i}]: match criteria found ${ids.length} ${entity.name} records`, {
             error_field: 'match',
           });
-        if (ids.length) existing = await this.service.byId(this.session(ctx), e, ids[0]);
+        if (ids.length) existing = await this.service.byId(this.session(ctx), entity, ids[0]);
       }
-      out.push(await this.saveOne(e, values, existing, ctx));
+      out.push(await this.saveOne(entity, values, existing, ctx));
     }
     return { values: out };
   }

@@ -44,8 +44,8 @@ export function detectFlow(req: AuthRequest, flows: FlowSettings, names: HeaderN
   const siteKey =
     headerOf(req, names.siteKey) ??
     (paramOf(req, '_authxSiteKey') === undefined ? undefined : text(paramOf(req, '_authxSiteKey')));
-  const x = headerOf(req, names.auth);
-  if (x !== undefined) return { flow: 'xheader', credential: x, siteKey };
+  const authHeader = headerOf(req, names.auth);
+  if (authHeader !== undefined) return { flow: 'xheader', credential: authHeader, siteKey };
   const authorization = headerOf(req, ['authorization']);
   if (authorization !== undefined && flows.header.cred.length) {
     const scheme = authorization.split(' ', 1)[0];

@@ -8,6 +8,9 @@ export function loginPage(destination: string, csrf: string, error?: string): st
 export function logoutPage(csrf: string | undefined): string {
   return renderPage({
     title: 'Log out',
-    body: `<form method="post" action="/crm/logout" class="card narrow"><input type="hidden" name="csrf" value="${escapeHtml(csrf ?? '')}"><p>End this session on this browser.</p><p><button type="submit">Log out</button></p></form>`,
+    body:
+      '<form method="post" action="/crm/logout" class="card narrow">' +
+      `<input type="hidden" name="csrf" value="${escapeHtml(csrf ?? '')}">` +
+      '<p>End this session on this browser.</p><p><button type="submit">Log out</button></p></form>',
   });
 }

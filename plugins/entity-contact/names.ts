@@ -6,15 +6,15 @@ type Token = { part: string } | { sep: string };
 export function formatTokens(tokens: Token[]): string {
   let out = '';
   let pending: string | null = null;
-  for (const t of tokens) {
-    if ('sep' in t) {
-      pending = t.sep;
+  for (const token of tokens) {
+    if ('sep' in token) {
+      pending = token.sep;
       continue;
     }
-    const v = (t.part ?? '').trim();
-    if (!v) continue;
+    const part = (token.part ?? '').trim();
+    if (!part) continue;
     if (out && pending !== null) out += pending;
-    out += v;
+    out += part;
     pending = null;
   }
   return out;

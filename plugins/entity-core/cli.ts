@@ -17,7 +17,9 @@ export const CLI_PRINCIPAL: Principal = Object.freeze({
 export function apiCliCommand(version: 3 | 4, service: string): CliCommand {
   return {
     name: `api${version}`,
-    description: `Run an APIv${version} action as the deployer (no permission checks) and print the result as JSON, e.g. crm api${version} Contact get '{"limit":5}'`,
+    description:
+      `Run an APIv${version} action as the deployer (no permission checks) and print the result as JSON, ` +
+      `e.g. crm api${version} Contact get '{"limit":5}'`,
     arguments: [
       { name: 'entity', description: 'Entity, e.g. Contact or OAuthClient' },
       { name: 'action', description: 'Action, e.g. get, create, clientCredential' },

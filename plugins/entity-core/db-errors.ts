@@ -5,8 +5,9 @@ const SQLSTATE = /^[0-9A-Z]{5}$/;
 
 /**
  * Unique violations → E_CONFLICT `DB Error: already exists`; other constraint failures →
- * `DB Error: constraint violation`; invalid values → E_INVALID_PARAMS; a statement timeout (57014) or a
- * program limit (54xxx) → E_LIMIT_EXCEEDED; anything else from the database → E_DATABASE. Undefined when the error did not come from the database.
+ * `DB Error: constraint violation`; invalid values → E_INVALID_PARAMS; a statement timeout (57014) or
+ * a program limit (54xxx) → E_LIMIT_EXCEEDED; anything else from the database → E_DATABASE. Undefined
+ * when the error did not come from the database.
  */
 export function dbError(err: unknown): KernelError | undefined {
   let current: unknown = err;

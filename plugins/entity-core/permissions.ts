@@ -19,19 +19,19 @@ export function permissionFor(
   action: string,
   params: Record<string, unknown> = {},
 ): Permission {
-  const e = registry.find(entity);
+  const found = registry.find(entity);
   const map: Record<string, Permission | undefined> = {
     meta: 'access CRM',
     default: 'administer CRM',
-    ...(e?.permissions ?? {}),
+    ...(found?.permissions ?? {}),
   };
-  let a = action.toLowerCase();
-  if (a === 'create' && (params.id || params[`${snake(entity)}_id`])) a = 'update';
-  if (map[a] !== undefined) return map[a]!;
+  let verb = action.toLowerCase();
+  if (verb === 'create' && (params.id || params[`${snake(entity)}_id`])) verb = 'update';
+  if (map[verb] !== undefined) return map[verb]!;
   let generic = 'default';
-  if (a === 'replace' || a.startsWith('del')) generic = 'delete';
-  else if (a === 'setvalue' || a.startsWith('upd')) generic = 'update';
-  else if (['getfields', 'getfield', 'getspec', 'getoptions'].includes(a)) generic = 'meta';
-  else if (a.startsWith('get')) generic = 'get';
+  if (verb === 'replace' || verb.startsWith('del')) generic = 'delete';
+  else if (verb === 'setvalue' || verb.startsWith('upd')) generic = 'update';
+  else if (['getfields', 'getfield', 'getspec', 'getoptions'].includes(verb)) generic = 'meta';
+  else if (verb.startsWith('get')) generic = 'get';
   return map[generic] ?? map.default!;
 }

@@ -77,13 +77,14 @@ export class EntityRegistry {
       throw new KernelError('E_MANIFEST_INVALID', `Entity ${def.name}: bad table name ${def.table}`);
     const byName = new Map<string, FieldDef>();
     const lookup = new Map<string, FieldDef>();
-    for (const f of def.fields) {
-      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(f.column ?? f.name))
-        throw new KernelError('E_MANIFEST_INVALID', `Entity ${def.name}: bad column ${f.column ?? f.name}`);
-      byName.set(f.name, f);
+    for (const field of def.fields) {
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(field.column ?? field.name))
+        throw new KernelError('E_MANIFEST_INVALID', `Entity ${def.name}: bad column ${field.column ?? field.name}`);
+      byName.set(field.name, field);
     }
-    for (const f of def.fields) {
-      for (const k of [f.name, f.uniqueName, ...(f.aliases ?? [])]) if (k && !lookup.has(k)) lookup.set(k, f);
+    for (const field of def.fields) {
+      for (const k of [field.name, field.uniqueName, ...(field.aliases ?? [])])
+        if (k && !lookup.has(k)) lookup.set(k, field);
     }
     this.map.set(def.name, { ...def, byName, lookup, lifecycle: [lifecycle] });
   }

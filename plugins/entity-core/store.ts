@@ -33,14 +33,18 @@ export class EntityStore {
   private checkLists(where: Condition[] | undefined): void {
     const stack = [...(where ?? [])];
     while (stack.length) {
-      const c = stack.pop()!;
-      if ('or' in c) stack.push(...c.or);
-      else if ('and' in c) stack.push(...c.and);
-      else if ('not' in c) stack.push(c.not);
-      else if ('exists' in c) stack.push(...(c.exists.where ?? []));
-      else if ((c.op === 'IN' || c.op === 'NOT IN') && Array.isArray(c.value) && c.value.length > this.limits.inList)
+      const cond = stack.pop()!;
+      if ('or' in cond) stack.push(...cond.or);
+      else if ('and' in cond) stack.push(...cond.and);
+      else if ('not' in cond) stack.push(cond.not);
+      else if ('exists' in cond) stack.push(...(cond.exists.where ?? []));
+      else if (
+        (cond.op === 'IN' || cond.op === 'NOT IN') &&
+        Array.isArray(cond.value) &&
+        cond.value.length > this.limits.inList
+      )
         throw limitExceeded(
-          `${c.value.length} values in one ${c.op} list; at most ${this.limits.inList} (limits.inList)`,
+          `${cond.value.length} values in one ${cond.op} list; at most ${this.limits.inList} (limits.inList)`,
           'inList',
           this.limits.inList,
         );

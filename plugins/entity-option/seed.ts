@@ -178,17 +178,17 @@ export async function seedOptions(knex: Knex): Promise<void> {
       is_reserved: true,
     },
   ]);
-  for (const [name, g] of Object.entries(GROUPS)) {
+  for (const [name, group] of Object.entries(GROUPS)) {
     const [{ id }] = (await knex('crm_option_group')
       .insert({
         name,
-        title: g.title,
+        title: group.title,
         is_reserved: true,
-        data_type: typeof g.values[0][0] === 'number' ? 'Integer' : 'String',
+        data_type: typeof group.values[0][0] === 'number' ? 'Integer' : 'String',
       })
       .returning('id')) as Array<{ id: number }>;
     await knex('crm_option_value').insert(
-      g.values.map(([value, vname, label], i) => ({
+      group.values.map(([value, vname, label], i) => ({
         option_group_id: id,
         value: String(value),
         name: vname,

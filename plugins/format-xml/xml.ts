@@ -51,21 +51,24 @@ function coreName(key: string): string {
 }
 
 export function renderCoreXml(result: unknown): string {
-  const r: Obj = isObj(result) ? result : { is_error: 0, result };
-  const count = r.count !== undefined && r.count !== null ? ` count="${escapeAttr(scalarText(r.count))}" ` : '';
+  const envelope: Obj = isObj(result) ? result : { is_error: 0, result };
+  const count =
+    envelope.count !== undefined && envelope.count !== null
+      ? ` count="${escapeAttr(scalarText(envelope.count))}" `
+      : '';
   let xml = `<?xml version="1.0"?>\n      <ResultSet xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" ${count}>\n      `;
-  const hierarchical = Object.values(r).some(isObj);
+  const hierarchical = Object.values(envelope).some(isObj);
   if (hierarchical) {
     // Envelope keys other than count are dropped; an error holding an array but no values gives an empty set.
-    const values = r.values;
+    const values = envelope.values;
     if (isObj(values)) {
-      for (const [key, v] of Object.entries(values)) {
-        if (isObj(v)) xml += `<Result>\n${coreFields(v, 1)}</Result>\n`;
-        else xml += `<Result>\n<id>${escapeCore(key)}</id><value>${escapeCore(v)}</value></Result>\n`;
+      for (const [key, value] of Object.entries(values)) {
+        if (isObj(value)) xml += `<Result>\n${coreFields(value, 1)}</Result>\n`;
+        else xml += `<Result>\n<id>${escapeCore(key)}</id><value>${escapeCore(value)}</value></Result>\n`;
       }
     }
   } else {
-    xml += `<Result>\n${coreFields(r, 1)}</Result>\n`;
+    xml += `<Result>\n${coreFields(envelope, 1)}</Result>\n`;
   }
   return xml + '</ResultSet>\n';
 }

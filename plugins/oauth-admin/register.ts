@@ -83,9 +83,9 @@ export default definePlugin(({ hooks, serviceConfig }) => {
     const notice = NOTICES[String(ctx.query.done ?? '')];
     // Connect posts here and is redirected to the provider: the policy names those origins.
     const authorizeOrigins = new Set<string>();
-    for (const p of providers) {
+    for (const provider of providers) {
       try {
-        authorizeOrigins.add(new URL(String((p.options as Row)?.urlAuthorize)).origin);
+        authorizeOrigins.add(new URL(String((provider.options as Row)?.urlAuthorize)).origin);
       } catch {
         // A provider without a usable authorization URL cannot start the flow; nothing to allow.
       }

@@ -51,85 +51,119 @@ const hidden = (csrf: string, op: string, id?: unknown) =>
   }`;
 
 const button = (csrf: string, op: string, id: unknown, label: string, accessible: string, cls = 'secondary') =>
-  `<form method="post" action="/crm/admin/oauth" class="inline-form">${hidden(csrf, op, id)}<button type="submit" class="${cls}" aria-label="${escapeHtml(accessible)}">${escapeHtml(label)}</button></form>`;
+  `<form method="post" action="/crm/admin/oauth" class="inline-form">${hidden(csrf, op, id)}` +
+  `<button type="submit" class="${cls}" aria-label="${escapeHtml(accessible)}">${escapeHtml(label)}</button></form>`;
+
+/** A table head of column headers. */
+const head = (columns: string[]) =>
+  `<thead><tr>${columns.map((column) => `<th scope="col">${column}</th>`).join('')}</tr></thead>`;
 
 function providersTable(d: OAuthPageData): string {
   const rows = d.providers
     .map(
       (p) =>
-        `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${escapeHtml(p.title)}</td><td>${escapeHtml(describeSource(p.source))}</td></tr>`,
+        `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${escapeHtml(p.title)}</td>` +
+        `<td>${escapeHtml(describeSource(p.source))}</td></tr>`,
     )
     .join('');
-  return `<table><caption class="muted">Providers (files in providers/, the private folder &lt;dataDir&gt;/oauth-providers/, or plugins)</caption>
-<thead><tr><th scope="col">Name</th><th scope="col">Title</th><th scope="col">Came from</th></tr></thead><tbody>${rows}</tbody></table>`;
+  const caption = 'Providers (files in providers/, the private folder &lt;dataDir&gt;/oauth-providers/, or plugins)';
+  return `<table><caption class="muted">${caption}</caption>
+${head(['Name', 'Title', 'Came from'])}<tbody>${rows}</tbody></table>`;
 }
 
-function clientForm(d: OAuthPageData, client?: Row): string {
+function clientForm(data: OAuthPageData, client?: Row): string {
   const id = client ? `-${escapeHtml(client.id)}` : '';
   const providerPicker = client
     ? `<p>Provider: <code>${escapeHtml(client.provider)}</code></p>`
-    : `<label for="client-provider">Provider</label><select id="client-provider" name="provider" required>${d.providers
+    : `<label for="client-provider">Provider</label><select id="client-provider" name="provider" required>${data.providers
         .map((p) => `<option value="${escapeHtml(p.name)}">${escapeHtml(p.title)} (${escapeHtml(p.name)})</option>`)
         .join('')}</select>`;
-  return `<form method="post" action="/crm/admin/oauth">${hidden(d.csrf, client ? 'update' : 'create', client?.id)}
+  const guidField =
+    `<label for="client-guid${id}">Client ID at the provider</label>` +
+    `<input id="client-guid${id}" name="guid" required value="${escapeHtml(client?.guid ?? '')}" autocomplete="off">`;
+  const secretField =
+    `<label for="client-secret${id}">Client secret${client ? ' (leave empty to keep the stored one)' : ''}</label>` +
+    `<input id="client-secret${id}" name="secret" type="password" autocomplete="new-password" value="">`;
+  return `<form method="post" action="/crm/admin/oauth">${hidden(data.csrf, client ? 'update' : 'create', client?.id)}
 ${providerPicker}
-<label for="client-guid${id}">Client ID at the provider</label><input id="client-guid${id}" name="guid" required value="${escapeHtml(client?.guid ?? '')}" autocomplete="off">
-<label for="client-secret${id}">Client secret${client ? ' (leave empty to keep the stored one)' : ''}</label><input id="client-secret${id}" name="secret" type="password" autocomplete="new-password" value="">
+${guidField}
+${secretField}
 <p><button type="submit">${client ? 'Save client' : 'Add client'}</button></p>
 </form>`;
 }
 
-function clientsTable(d: OAuthPageData): string {
-  if (!d.clients.length) return '<p class="muted">No clients yet: add one below.</p>';
-  const rows = d.clients
+function clientsTable(data: OAuthPageData): string {
+  if (!data.clients.length) return '<p class="muted">No clients yet: add one below.</p>';
+  const rows = data.clients
     .map((c) => {
       const active = c.is_active === true || c.is_active === 1;
       const label = `${String(c.provider)} client ${String(c.guid)}`;
-      return `<tr><td>${escapeHtml(c.id)}</td><td><code>${escapeHtml(c.provider)}</code></td><td>${escapeHtml(c.guid)}</td><td>${active ? 'enabled' : 'disabled'}</td>
-<td><div class="actions">${
-        active ? button(d.csrf, 'connect', c.id, 'Connect', `Connect ${label}`, '') : ''
-      }${button(d.csrf, active ? 'disable' : 'enable', c.id, active ? 'Disable' : 'Enable', `${active ? 'Disable' : 'Enable'} ${label}`)}${button(
-        d.csrf,
-        'delete',
-        c.id,
-        'Delete',
-        `Delete ${label}`,
-        'danger',
-      )}</div>
-<details><summary>Edit</summary>${clientForm(d, c)}</details></td></tr>`;
+      const state = active ? 'Disable' : 'Enable';
+      const buttons =
+        (active ? button(data.csrf, 'connect', c.id, 'Connect', `Connect ${label}`, '') : '') +
+        button(data.csrf, state.toLowerCase(), c.id, state, `${state} ${label}`) +
+        button(data.csrf, 'delete', c.id, 'Delete', `Delete ${label}`, 'danger');
+      const cells =
+        `<td>${escapeHtml(c.id)}</td><td><code>${escapeHtml(c.provider)}</code></td>` +
+        `<td>${escapeHtml(c.guid)}</td><td>${active ? 'enabled' : 'disabled'}</td>`;
+      return `<tr>${cells}
+<td><div class="actions">${buttons}</div>
+<details><summary>Edit</summary>${clientForm(data, c)}</details></td></tr>`;
     })
     .join('');
-  return `<table><thead><tr><th scope="col">ID</th><th scope="col">Provider</th><th scope="col">Client ID</th><th scope="col">State</th><th scope="col">Actions</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return `<table>${head(['ID', 'Provider', 'Client ID', 'State', 'Actions'])}<tbody>${rows}</tbody></table>`;
 }
 
-function tokensTable(d: OAuthPageData): string {
-  if (!d.tokens.length) return '<p class="muted">No system tokens yet: press Connect on a client.</p>';
-  const rows = d.tokens
+function tokensTable(data: OAuthPageData): string {
+  if (!data.tokens.length) return '<p class="muted">No system tokens yet: press Connect on a client.</p>';
+  const rows = data.tokens
     .map((t) => {
       const scopes = Array.isArray(t.scopes) ? t.scopes.join(' ') : String(t.scopes ?? '');
       const label = `token ${String(t.id)}`;
-      return `<tr data-token="${escapeHtml(t.id)}"><td>${escapeHtml(t.id)}</td><td>${escapeHtml(t['client_id.provider'])} / ${escapeHtml(t['client_id.guid'])}</td><td>${escapeHtml(t.tag ?? '')}</td><td>${escapeHtml(t.grant_type)}</td>
-<td>${escapeHtml(scopes)}</td><td>${escapeHtml(describeExpiry(t.expires, d.now))}</td><td>${escapeHtml(t.resource_owner_name ?? '—')}</td><td>${escapeHtml(describeError(t.error))}</td>
-<td><div class="actions">${button(d.csrf, 'refresh', t.id, 'Refresh', `Refresh ${label}`)}${button(d.csrf, 'revoke', t.id, 'Revoke', `Revoke ${label}`, 'danger')}</div></td></tr>`;
+      const client = `${escapeHtml(t['client_id.provider'])} / ${escapeHtml(t['client_id.guid'])}`;
+      const buttons =
+        button(data.csrf, 'refresh', t.id, 'Refresh', `Refresh ${label}`) +
+        button(data.csrf, 'revoke', t.id, 'Revoke', `Revoke ${label}`, 'danger');
+      return (
+        `<tr data-token="${escapeHtml(t.id)}"><td>${escapeHtml(t.id)}</td><td>${client}</td>` +
+        `<td>${escapeHtml(t.tag ?? '')}</td><td>${escapeHtml(t.grant_type)}</td>\n` +
+        `<td>${escapeHtml(scopes)}</td><td>${escapeHtml(describeExpiry(t.expires, data.now))}</td>` +
+        `<td>${escapeHtml(t.resource_owner_name ?? '—')}</td><td>${escapeHtml(describeError(t.error))}</td>\n` +
+        `<td><div class="actions">${buttons}</div></td></tr>`
+      );
     })
     .join('');
-  return `<table><thead><tr><th scope="col">ID</th><th scope="col">Client</th><th scope="col">Tag</th><th scope="col">Grant</th><th scope="col">Scopes</th><th scope="col">Expires</th><th scope="col">Resource owner</th><th scope="col">Last refresh error</th><th scope="col">Actions</th></tr></thead><tbody>${rows}</tbody></table>`;
+  const columns = [
+    'ID',
+    'Client',
+    'Tag',
+    'Grant',
+    'Scopes',
+    'Expires',
+    'Resource owner',
+    'Last refresh error',
+    'Actions',
+  ];
+  return `<table>${head(columns)}<tbody>${rows}</tbody></table>`;
 }
 
-export function oauthPageBody(d: OAuthPageData): string {
-  return `${d.notice ? `<p class="notice" role="status">${escapeHtml(d.notice)}</p>` : ''}${
-    d.error ? `<p class="error" role="alert">${escapeHtml(d.error)}</p>` : ''
+export function oauthPageBody(data: OAuthPageData): string {
+  const publicUrlHint =
+    'Set <code>server.publicUrl</code> (or <code>pluginConfig.oauth-client.redirectUri</code>) ' +
+    'when the service is reached under another address.';
+  return `${data.notice ? `<p class="notice" role="status">${escapeHtml(data.notice)}</p>` : ''}${
+    data.error ? `<p class="error" role="alert">${escapeHtml(data.error)}</p>` : ''
   }
 <div class="card"><p>Register this <strong>redirect URI</strong> with the provider for each client:</p>
-<p><code id="redirect-uri">${escapeHtml(d.redirectUri)}</code></p>
-<p class="muted">Set <code>server.publicUrl</code> (or <code>pluginConfig.oauth-client.redirectUri</code>) when the service is reached under another address.</p></div>
+<p><code id="redirect-uri">${escapeHtml(data.redirectUri)}</code></p>
+<p class="muted">${publicUrlHint}</p></div>
 <h2>Clients</h2>
-${clientsTable(d)}
+${clientsTable(data)}
 <h2 id="tokens">System tokens</h2>
 <p class="muted">Tokens themselves are never shown here; Revoke forgets the token in this service.</p>
-${tokensTable(d)}
+${tokensTable(data)}
 <h2>Add a client</h2>
-<div class="card narrow">${clientForm(d)}</div>
+<div class="card narrow">${clientForm(data)}</div>
 <h2>Providers</h2>
-${providersTable(d)}`;
+${providersTable(data)}`;
 }

@@ -3,16 +3,19 @@
  * (the APIv4 binding wraps them in its envelope). Generic CRUD (get/create/update/delete…) comes from
  * the generic APIv4 actions over the metadata in entities.ts.
  */
+import { defineProviderActions } from './provider-actions';
+import { refreshOne } from './refresh';
 import type { ActionContext, ActionRegistrar, Permission, Principal } from '../../kernel';
 import { KernelError } from '../../kernel';
 import { P, type Storage } from './permissions';
 import type { ProviderRegistry } from './providers';
-import { contactCreator, newStateId, OAuthStore, SESSION_ATTR, type Row, type Selector } from './store';
+import { contactCreator } from './contact-link';
+import { createState, landingUrl as checkLandingUrl, newStateId } from './states';
+import { OAuthStore, SESSION_ATTR, type Row, type Selector } from './store';
 import type { OAuthTokens } from './tokens';
-import type { ProviderRecord } from './types';
 
 /** The usual APIv4 selectors (spec: where, orderBy, limit, checkPermissions); the binding always sends checkPermissions. */
-const selectorProps = {
+export const selectorProps = {
   checkPermissions: { type: 'boolean' },
   where: { type: 'array' },
   orderBy: { type: 'object' },
@@ -74,7 +77,7 @@ export function defineOAuthActions(actions: ActionRegistrar, deps: Deps): void {
     async handler(params, ctx) {
       const s = store();
       const storage = OAuthStore.checkStorage(params.storage ?? 'OAuthSysToken');
-      const landingUrl = s.landingUrl(params.landingUrl);
+      const landingUrl = checkLandingUrl(params.landingUrl, s.opts);
       const client = await s.locateClient(ctx.db, selector(params));
       const sessionHash = sessionHashOf(ctx.principal);
       const id = newStateId();
@@ -85,7 +88,7 @@ export function defineOAuthActions(actions: ActionRegistrar, deps: Deps): void {
       });
       const responseMode =
         typeof params.responseMode === 'string' && params.responseMode ? params.responseMode : 'query';
-      await s.createState(
+      await createState(
         ctx.db,
         id,
         {
@@ -178,32 +181,7 @@ export function defineOAuthActions(actions: ActionRegistrar, deps: Deps): void {
       handler: (params, ctx) => refreshTokens(store(), storage, params, ctx),
     });
   }
-
-  // ---- OAuthProvider (read-only, over the providers service) ----
-  actions.define({
-    version: 4,
-    entity: 'OAuthProvider',
-    action: 'get',
-    description: 'Lists OAuth providers (where on name, title, class, tags — CONTAINS — ; select; orderBy; limit)',
-    params: {
-      type: 'object',
-      additionalProperties: false,
-      properties: { ...selectorProps, select: { type: 'array', items: { type: 'string' } } },
-    },
-    permission: 'access CRM',
-    async handler(params) {
-      return queryProviders(await providers().list(), params);
-    },
-  });
-  actions.define({
-    version: 4,
-    entity: 'OAuthProvider',
-    action: 'getFields',
-    description: 'Fields of OAuthProvider',
-    params: { type: 'object', properties: { select: { type: 'array' } }, additionalProperties: true },
-    permission: 'access CRM',
-    handler: () => PROVIDER_FIELDS.map((f) => ({ ...f, entity: 'OAuthProvider', readonly: true })),
-  });
+  defineProviderActions(actions, providers, selectorProps);
 }
 
 export async function refreshTokens(
@@ -217,7 +195,7 @@ export async function refreshTokens(
   let firstError: unknown;
   for (const r of rows) {
     try {
-      const res = await s.refreshOne(ctx.db, storage, Number(r.id), params.threshold as number | undefined);
+      const res = await refreshOne(s, ctx.db, storage, Number(r.id), params.threshold as number | undefined);
       if (res.error) firstError ??= res.error;
       else out.push(s.tokenResult(storage, res.row, ctx.principal));
     } catch (err) {
@@ -227,103 +205,4 @@ export async function refreshTokens(
   // A batch goes on past a failing token; when nothing could be refreshed, the caller hears why.
   if (!out.length && firstError) throw firstError;
   return out;
-}
-
-export const PROVIDER_FIELDS = [
-  { name: 'name', data_type: 'String', title: 'Name' },
-  { name: 'title', data_type: 'String', title: 'Title' },
-  { name: 'class', data_type: 'String', title: 'Provider class' },
-  { name: 'options', data_type: 'Array', title: 'Options' },
-  { name: 'tags', data_type: 'Array', title: 'Tags' },
-  { name: 'contactTemplate', data_type: 'Array', title: 'Contact template' },
-  { name: 'mailSettingsTemplate', data_type: 'Array', title: 'Mail settings template' },
-  { name: 'templates', data_type: 'Array', title: 'Templates' },
-  {
-    name: 'source',
-    data_type: 'String',
-    title: 'Where it came from (providers/… file, private:oauth-providers/…, plugin:<name>)',
-  },
-];
-const FIELD_NAMES = PROVIDER_FIELDS.map((f) => f.name);
-
-function likeToRegExp(pattern: string): RegExp {
-  const esc = pattern
-    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-    .replace(/%/g, '.*')
-    .replace(/_/g, '.');
-  return new RegExp(`^${esc}$`, 'is');
-}
-
-function matches(p: Row, clause: unknown): boolean {
-  if (!Array.isArray(clause))
-    throw new KernelError('E_INVALID_PARAMS', 'Each where clause is [field, operator, value]');
-  if (clause[0] === 'OR' && Array.isArray(clause[1])) return clause[1].some((c) => matches(p, c));
-  if (clause[0] === 'AND' && Array.isArray(clause[1])) return clause[1].every((c) => matches(p, c));
-  const [field, rawOp, value] = clause as [string, string, unknown];
-  if (!FIELD_NAMES.includes(field)) throw new KernelError('E_INVALID_PARAMS', `Invalid field '${String(field)}'`);
-  const v = p[field];
-  switch (String(rawOp).toUpperCase()) {
-    case '=':
-      return v === value;
-    case '!=':
-    case '<>':
-      return v !== value;
-    case 'LIKE':
-      return typeof v === 'string' && likeToRegExp(String(value)).test(v);
-    case 'NOT LIKE':
-      return !(typeof v === 'string' && likeToRegExp(String(value)).test(v));
-    case 'IN':
-      return Array.isArray(value) && value.includes(v);
-    case 'NOT IN':
-      return Array.isArray(value) && !value.includes(v);
-    case 'CONTAINS':
-      return Array.isArray(v) && v.includes(value);
-    case 'IS NULL':
-      return v === undefined || v === null;
-    case 'IS NOT NULL':
-      return v !== undefined && v !== null;
-    default:
-      throw new KernelError('E_INVALID_PARAMS', `Illegal operator ${String(rawOp)}`);
-  }
-}
-
-export function queryProviders(list: ProviderRecord[], params: Row): Row[] {
-  let rows: Row[] = list.map((p) => ({
-    name: p.name,
-    title: p.title,
-    class: p.class ?? 'generic',
-    options: p.options ?? {},
-    tags: p.tags ?? [],
-    contactTemplate: p.contactTemplate ?? null,
-    mailSettingsTemplate: p.mailSettingsTemplate ?? null,
-    templates: p.templates ?? null,
-    source: p.source ?? null,
-  }));
-  const where = (params.where ?? []) as unknown[];
-  if (!Array.isArray(where)) throw new KernelError('E_INVALID_PARAMS', 'where must be an array');
-  rows = rows.filter((r) => where.every((c) => matches(r, c)));
-  const orderBy = (params.orderBy ?? {}) as Record<string, string>;
-  const keys = Object.entries(orderBy);
-  for (const [k, d] of keys) {
-    if (!FIELD_NAMES.includes(k)) throw new KernelError('E_INVALID_PARAMS', `Invalid field '${k}'`);
-    if (!/^(ASC|DESC)$/i.test(String(d)))
-      throw new KernelError('E_INVALID_PARAMS', `orderBy direction must be ASC or DESC`);
-  }
-  rows.sort((a, b) => {
-    for (const [k, d] of keys) {
-      const c = String(a[k] ?? '').localeCompare(String(b[k] ?? ''));
-      if (c) return /^desc$/i.test(d) ? -c : c;
-    }
-    return 0;
-  });
-  const offset = (params.offset as number | undefined) ?? 0;
-  const limit = params.limit as number | undefined;
-  rows = rows.slice(offset, limit ? offset + limit : undefined);
-  const select = params.select as string[] | undefined;
-  if (select?.length) {
-    for (const f of select)
-      if (!FIELD_NAMES.includes(f)) throw new KernelError('E_INVALID_PARAMS', `Invalid field '${f}'`);
-    rows = rows.map((r) => Object.fromEntries(select.map((f) => [f, r[f]])));
-  }
-  return rows;
 }

@@ -4,6 +4,7 @@
  * Inside an action handler pass `{ db: ctx.db }`.
  * @example const { headers } = await scope.cradle.oauthAccess.bearer({ storage: 'OAuthSysToken', tag: 'MailSettings:3' });
  */
+import { refreshOne } from './refresh';
 import type { Knex } from 'knex';
 import { KernelError } from '../../kernel';
 import type { Storage } from './permissions';
@@ -57,7 +58,7 @@ export class OAuthAccess {
         );
       return this.shape(id, stored);
     }
-    const { row, error } = await s.refreshOne(db, storage, id, opts.threshold);
+    const { row, error } = await refreshOne(s, db, storage, id, opts.threshold);
     if (error) throw error;
     return this.shape(id, row);
   }

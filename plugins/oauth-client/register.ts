@@ -10,6 +10,8 @@ import { defineOAuthActions } from './actions';
 import { OAuthAccess } from './bearer';
 import { OAUTH_PERMISSIONS } from './permissions';
 import { oauthRoutes } from './route';
+import { contactFromTag } from './contact-link';
+import { defineReturnAction } from './return-action';
 import { OAuthStore, SESSION_ATTR } from './store';
 import { builtinProviderClasses } from './drivers';
 import './errors';
@@ -120,7 +122,7 @@ export default definePlugin<OAuthClientOptions>((ctx) => {
     // Tag → contact rules (§6.3) on every create that does not name the contact.
     async beforeSave(values, sc) {
       if (sc.existing || values.contact_id !== undefined) return values;
-      const contactId = await store().contactFromTag(sc.db, values as never, {
+      const contactId = await contactFromTag(store(), sc.db, values as never, {
         callerContactId: sc.principal.contactId,
         createContact: async (params) => Number((await sc.entities.save('Contact', params)).id),
       });
@@ -152,6 +154,7 @@ export default definePlugin<OAuthClientOptions>((ctx) => {
     providers: () => services.resolve<ProviderRegistry>('oauthProviders'),
     publicUrl,
   });
+  defineReturnAction(ctx.actions, { store, tokens: () => services.resolve<OAuthTokens>('oauthTokens') });
   ctx.actions.define({
     version: 3,
     entity: 'System',
@@ -172,7 +175,7 @@ export default definePlugin<OAuthClientOptions>((ctx) => {
       return 'Flushed: OAuth provider list';
     },
   }));
-  hooks.tap(httpRoutes, () => oauthRoutes((name) => services.resolve(name)));
+  hooks.tap(httpRoutes, () => oauthRoutes());
   services.singleton(
     'oauthStore',
     ({ log }) =>

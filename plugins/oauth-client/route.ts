@@ -2,20 +2,17 @@
  * Public routes of the authorization code flow:
  * - `GET /crm/oauth-client/start?state=…`: for states started without a session, the first browser
  *   opening it gets a random HttpOnly cookie the state is bound to, then goes to the provider.
- * - `GET /crm/oauth-client/return`: checks the state (database, TTL, single use, bound to the session
- *   cookie or the start cookie), exchanges the code, stores the token, redirects to the landing URL
- *   (own origin or allow-list only) or shows a page. Errors are plain escaped HTML; nothing is written.
+ * - `GET /crm/oauth-client/return`: runs the internal action `OAuthClient.authorizationCodeReturn`
+ *   through the pipeline (authorization there; state checks, exchange and storage in return-action.ts)
+ *   as the browser's session or the anonymous caller, then redirects to the landing URL (own origin or
+ *   allow-list only) or shows a page. Errors are plain escaped HTML; nothing is written.
  */
 import type { Context } from 'koa';
-import { holds, isKernelError, KernelError, type Kernel } from '../../kernel';
+import { isKernelError, type Principal } from '../../kernel';
 import { type RouteDefinition } from '../../host';
-import type { SessionStore } from '../users';
-import type { IdentityStore } from '../users';
-import { P } from './permissions';
-import { mailSetup } from './mail';
-import type { OAuthStore, Row } from './store';
-import { contactCreator } from './store';
-import type { OAuthTokens } from './tokens';
+import { RETURN_ACTION, type ReturnResult } from './return-action';
+import { claimState } from './states';
+import type { Row } from './store';
 import { RETURN_PATH } from './tokens';
 
 export const START_PATH = '/crm/oauth-client/start';
@@ -48,8 +45,7 @@ function show(ctx: Context, status: number, title: string, lines: Array<[string,
 const one = (v: unknown): string | undefined =>
   typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined;
 
-export function oauthRoutes(resolve: <T>(name: string) => T): RouteDefinition[] {
-  const store = () => resolve<OAuthStore>('oauthStore');
+export function oauthRoutes(): RouteDefinition[] {
   return [
     {
       name: 'start',
@@ -58,7 +54,7 @@ export function oauthRoutes(resolve: <T>(name: string) => T): RouteDefinition[] 
       handler: async (ctx, scope) => {
         try {
           const id = one(ctx.query.state) ?? '';
-          const { cookie, providerUrl } = await store().claimState(scope.cradle.db, id);
+          const { cookie, providerUrl } = await claimState(scope.cradle.db, id);
           ctx.cookies.set(stateCookie(id), cookie, {
             httpOnly: true,
             sameSite: 'lax',
@@ -80,72 +76,40 @@ export function oauthRoutes(resolve: <T>(name: string) => T): RouteDefinition[] 
       name: 'return',
       methods: ['GET'],
       path: RETURN_PATH,
+      // The browser's session (if any) is the caller; without one, the anonymous role decides.
+      auth: ['session'],
       handler: async (ctx, scope) => {
-        const db = scope.cradle.db as Kernel['db'];
-        const s = store();
-        const sessions = resolve<SessionStore>('sessions');
-        const identity = resolve<IdentityStore>('identity');
-        const session = await sessions.read(db, ctx.cookies.get(sessions.options.cookieName));
+        const stateId = one(ctx.query.state);
+        const startCookie =
+          stateId && /^CC_[A-Za-z0-9]{1,60}$/.test(stateId) ? ctx.cookies.get(stateCookie(stateId)) : undefined;
         try {
-          // Single use: the state is consumed before anything else, whatever happens next.
-          const stateId = one(ctx.query.state);
-          const cookie =
-            stateId && /^CC_[A-Za-z0-9]{1,60}$/.test(stateId) ? (ctx.cookies.get(stateCookie(stateId)) ?? null) : null;
-          const state = await s.consumeState(db, stateId, { sessionHash: session?.idHash ?? null, cookie });
-          const providerError = one(ctx.query.error);
-          if (providerError) {
-            resolve<import('pino').Logger>('log').info(
-              { plugin: 'oauth-client', error: providerError.slice(0, 100) },
-              'OAuth returned error',
-            );
-            return show(ctx, 400, 'OAuth Error', [
-              ['Error', providerError],
-              ['Description', one(ctx.query.error_description)],
-              ['More information', one(ctx.query.error_uri)],
-            ]);
+          const params: Record<string, string> = {};
+          for (const key of ['state', 'code', 'error', 'error_description', 'error_uri'] as const) {
+            const value = one(ctx.query[key]);
+            if (value !== undefined) params[key] = value;
           }
-          const code = one(ctx.query.code);
-          if (!code) throw new KernelError('E_OAUTH_CLIENT_INVALID', 'OAuth: Unrecognized return request');
-          // The browser finishing the flow needs a permission too (anonymous: the anonymous role's).
-          const perms = await identity.permissionsFor(db, session?.userId ?? null);
-          if (!holds({ anyOf: [P.AUTH_CODE, P.CLIENT] }, perms)) {
-            throw new KernelError(
-              'E_FORBIDDEN',
-              'You are not allowed to create OAuth tokens (create OAuth tokens via auth code flow, or manage OAuth client)',
-            );
-          }
-          const landing = state.landingUrl ? s.landingUrl(state.landingUrl) : null;
-          const clientRow = await s.clientById(db, state.clientId);
-          const tokens = resolve<OAuthTokens>('oauthTokens');
-          const record = await tokens.fetchToken('authorization_code', {
-            client: s.clientRecord(clientRow),
-            scopes: state.scopes,
-            tag: state.tag,
-            params: { code, codeVerifier: state.codeVerifier, redirectUri: state.redirectUri },
-          });
-          const saved: Row = await db.transaction(async (trx) => {
-            const row = await s.saveToken(trx, state.storage, record, {
-              callerContactId: session ? session.contactId : state.contactId,
-              sessionHash: session?.idHash ?? null,
-              createContact: contactCreator(scope, trx),
+          if (startCookie) params.startCookie = startCookie;
+          const saved = (await scope.cradle.api.call({
+            ...RETURN_ACTION,
+            params,
+            principal: ctx.state.principal as Principal,
+            scope,
+            internal: true,
+          })) as ReturnResult;
+          if (startCookie && stateId)
+            ctx.cookies.set(stateCookie(stateId), '', {
+              path: '/crm/oauth-client',
+              maxAge: 0,
+              httpOnly: true,
+              overwrite: true,
             });
-            const mailId = await mailSetup(trx, s, state.storage, row);
-            if (cookie && stateId)
-              ctx.cookies.set(stateCookie(stateId), '', {
-                path: '/crm/oauth-client',
-                maxAge: 0,
-                httpOnly: true,
-                overwrite: true,
-              });
-            return mailId ? { ...row, tag: `MailSettings:${mailId}`, mail_settings_id: mailId } : row;
-          });
-          if (landing) {
+          if (saved.landing_url) {
             ctx.set('Cache-Control', 'no-store');
-            ctx.redirect(landing);
+            ctx.redirect(saved.landing_url);
             return;
           }
           show(ctx, 200, 'OAuth Token Created', [
-            ['Storage', state.storage],
+            ['Storage', saved.storage],
             ['Token ID', saved.id],
             ['Tag', saved.tag],
             ['Resource owner', saved.resource_owner_name],
@@ -156,12 +120,14 @@ export function oauthRoutes(resolve: <T>(name: string) => T): RouteDefinition[] 
             ['Next step', 'No landing URL was given; start the flow with landingUrl to come back to your page.'],
           ]);
         } catch (err) {
-          if (!isKernelError(err)) throw err;
-          const d = (err.details ?? {}) as Row;
-          show(ctx, err.code === 'E_FORBIDDEN' ? 403 : 400, 'OAuth Error', [
+          if (!isKernelError(err) || err.code === 'E_INTERNAL') throw err;
+          const details = (err.details ?? {}) as Row;
+          const status = err.code === 'E_FORBIDDEN' ? 403 : err.code === 'E_UNAUTHENTICATED' ? 401 : 400;
+          show(ctx, status, 'OAuth Error', [
             ['Message', err.message],
-            ['Error', d.error],
-            ['Description', d.error_description],
+            ['Error', details.error],
+            ['Description', details.error_description],
+            ['More information', details.error_uri],
           ]);
         }
       },

@@ -21,7 +21,8 @@ import type {
   TokenRecord,
   TokenResponse,
 } from './types';
-import { clip, isKernelError, isLoopback, KernelError, replaceTenant } from './util';
+import { checkedProviderUrl, tokenEndpointAnswer } from './transport';
+import { KernelError, replaceTenant } from './util';
 
 export const RETURN_PATH = '/crm/oauth-client/return';
 
@@ -169,60 +170,8 @@ export class OAuthTokens implements GrantTools {
     };
   }
 
-  async send(input: GrantInput, perform: (e: Endpoint) => Promise<Response>): Promise<TokenResponse> {
-    const e = this.endpoint(input);
-    const name = input.provider.name;
-    let status: number;
-    let body: unknown;
-    try {
-      const res = await perform(e);
-      status = res.status;
-      const text = await res.text();
-      try {
-        body = JSON.parse(text);
-      } catch {
-        body = undefined;
-      }
-    } catch (err) {
-      throw this.transportError(name, err);
-    }
-    if (status < 200 || status >= 300 || (isObject(body) && typeof body.error === 'string')) {
-      const error = isObject(body) && typeof body.error === 'string' ? clip(body.error, 100) : `http_${status}`;
-      const description =
-        isObject(body) && typeof body.error_description === 'string' ? clip(body.error_description) : undefined;
-      throw new KernelError(
-        'E_OAUTH_PROVIDER_ERROR',
-        `OAuth provider ${name} refused the request: ${error}${description ? ` (${description})` : ''}`,
-        {
-          details: { provider: name, error, error_description: description ?? null, status },
-        },
-      );
-    }
-    if (!isObject(body)) {
-      throw new KernelError(
-        'E_OAUTH_RESPONSE_INVALID',
-        `OAuth provider ${name} answered the token request with something that is not a JSON object (HTTP ${status})`,
-        { details: { provider: name, status } },
-      );
-    }
-    // oauth4webapi checks the answer's shape (access_token, token_type, expires_in…). The id_token is
-    // left out here because jose verifies it against the provider's JWKS (oauth4webapi would demand a
-    // single issuer, which multi-tenant providers do not have).
-    const { id_token: _idToken, ...rest } = body;
-    try {
-      await oauth.processGenericTokenEndpointResponse(
-        e.as,
-        e.client,
-        new Response(JSON.stringify(rest), { status: 200, headers: { 'content-type': 'application/json' } }),
-      );
-    } catch (err) {
-      throw new KernelError(
-        'E_OAUTH_RESPONSE_INVALID',
-        `OAuth provider ${name} sent an invalid token response: ${clip((err as Error).message, 200)}`,
-        { details: { provider: name } },
-      );
-    }
-    return body as TokenResponse;
+  send(input: GrantInput, perform: (e: Endpoint) => Promise<Response>): Promise<TokenResponse> {
+    return tokenEndpointAnswer(input.provider.name, this.endpoint(input), perform, this.opts.timeoutMs);
   }
 
   redirectUri(input: GrantInput): string {
@@ -242,52 +191,7 @@ export class OAuthTokens implements GrantTools {
 
   /** A provider URL we may send credentials to: https, or http on loopback (or when allowed by config). */
   private checkedUrl(raw: string, provider: string, what: string): URL {
-    let url: URL;
-    try {
-      url = new URL(raw);
-    } catch {
-      throw new KernelError('E_OAUTH_PROVIDER_INVALID', `OAuth provider ${provider} has an invalid ${what} URL`, {
-        details: { provider },
-      });
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-      throw new KernelError(
-        'E_OAUTH_PROVIDER_INVALID',
-        `OAuth provider ${provider} has a ${what} URL that is not http(s)`,
-        { details: { provider } },
-      );
-    }
-    if (url.protocol === 'http:' && !isLoopback(url) && !this.opts.allowInsecureHttp) {
-      throw new KernelError(
-        'E_OAUTH_INSECURE',
-        `Refusing to send OAuth credentials to ${provider}'s ${what} URL over plain HTTP`,
-        { details: { provider } },
-      );
-    }
-    return url;
-  }
-
-  private transportError(provider: string, err: unknown): KernelError {
-    if (isKernelError(err)) return err;
-    const e = err as Error & { cause?: { code?: string } };
-    const timeout = e?.name === 'TimeoutError' || e?.name === 'AbortError';
-    const reason = timeout ? 'timeout' : (e?.cause?.code ?? e?.name ?? 'error');
-    // undici reports network failures as TypeError('fetch failed') with the socket error as cause.
-    const network = e instanceof TypeError && (e.message === 'fetch failed' || e.cause !== undefined);
-    if (timeout || network) {
-      return new KernelError(
-        'E_OAUTH_UNREACHABLE',
-        `OAuth provider ${provider} could not be reached (${timeout ? `no answer within ${this.opts.timeoutMs} ms` : reason})`,
-        {
-          details: { provider, reason },
-        },
-      );
-    }
-    return new KernelError(
-      'E_OAUTH_RESPONSE_INVALID',
-      `OAuth provider ${provider}: the token request failed (${clip(e?.message, 200)})`,
-      { details: { provider, reason } },
-    );
+    return checkedProviderUrl(raw, provider, what, !!this.opts.allowInsecureHttp);
   }
 
   private driverIo(provider: string): DriverIo {

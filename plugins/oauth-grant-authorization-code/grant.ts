@@ -31,17 +31,17 @@ export const authorizationCodeGrant: GrantHandler = {
     const state = typeof params.state === 'string' && params.state ? params.state : newStateId();
     const codeVerifier = oauth.generateRandomCodeVerifier();
     const url = new URL(driver.authorizeUrl(client));
-    const q = url.searchParams;
-    q.set('response_type', 'code');
-    q.set('client_id', client.guid);
-    q.set('redirect_uri', redirectUri);
-    if (scopes.length) q.set('scope', scopes.join(options.scopeSeparator ?? ','));
-    q.set('state', state);
-    q.set('code_challenge', await oauth.calculatePKCECodeChallenge(codeVerifier));
-    q.set('code_challenge_method', 'S256');
+    const query = url.searchParams;
+    query.set('response_type', 'code');
+    query.set('client_id', client.guid);
+    query.set('redirect_uri', redirectUri);
+    if (scopes.length) query.set('scope', scopes.join(options.scopeSeparator ?? ','));
+    query.set('state', state);
+    query.set('code_challenge', await oauth.calculatePKCECodeChallenge(codeVerifier));
+    query.set('code_challenge_method', 'S256');
     const prompt = typeof params.prompt === 'string' && params.prompt ? params.prompt : null;
-    for (const [k, v] of Object.entries(driver.authorizationParams(client, { prompt }))) q.set(k, v);
-    if (responseMode !== 'query') q.set('response_mode', responseMode);
+    for (const [k, value] of Object.entries(driver.authorizationParams(client, { prompt }))) query.set(k, value);
+    if (responseMode !== 'query') query.set('response_mode', responseMode);
     return { url: url.href, state, codeVerifier, redirectUri, scopes: [...scopes] };
   },
 

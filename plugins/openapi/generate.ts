@@ -115,7 +115,9 @@ export function buildOpenApi(src: OpenApiSources): Record<string, unknown> {
         operationId: `api4.${action.entity}.${action.action}`,
         tags: [action.entity],
         summary: action.description,
-        description: `Permission: ${typeof action.permission === 'function' ? 'depends on the params' : JSON.stringify(action.permission)}. Plugin: ${action.plugin}.`,
+        description:
+          `Permission: ${typeof action.permission === 'function' ? 'depends on the params' : JSON.stringify(action.permission)}. ` +
+          `Plugin: ${action.plugin}.`,
         parameters: [{ $ref: '#/components/parameters/XRequestedWith' }],
         requestBody: {
           required: false,
@@ -136,7 +138,8 @@ export function buildOpenApi(src: OpenApiSources): Record<string, unknown> {
 
   // APIv3: one end-point; each entity is one variant of the request body, naming its actions and filters.
   const v3 = new Map<string, string[]>();
-  for (const a of src.actions.filter((x) => x.version === 3)) v3.set(a.entity, [...(v3.get(a.entity) ?? []), a.action]);
+  for (const v3Action of src.actions.filter((x) => x.version === 3))
+    v3.set(v3Action.entity, [...(v3.get(v3Action.entity) ?? []), v3Action.action]);
   const variants = [...v3].map(([entity, actions]) => {
     const fields = src.entities.find(entity) ? [ref(entity)] : [];
     return {
@@ -191,7 +194,8 @@ export function buildOpenApi(src: OpenApiSources): Record<string, unknown> {
       title: src.title,
       version: src.version,
       description:
-        'Generated from the action registry and entity metadata of the running service. APIv4: one path per entity and action; APIv3: the /crm/ajax/rest end-point.',
+        'Generated from the action registry and entity metadata of the running service. ' +
+        'APIv4: one path per entity and action; APIv3: the /crm/ajax/rest end-point.',
     },
     servers: [{ url: '/', description: 'This service' }],
     security,

@@ -77,8 +77,10 @@ export default definePlugin(({ hooks, services, dir }) => {
           ctx,
           renderPage({
             title: 'API reference',
-            body: `<p>Generated from the running service: <a href="${DOCUMENT}">the OpenAPI 3.1 document</a>. "Try it out" runs calls with your session.</p>
-<div id="reference" data-url="${DOCUMENT}"></div>`,
+            body:
+              `<p>Generated from the running service: <a href="${DOCUMENT}">the OpenAPI 3.1 document</a>. ` +
+              '"Try it out" runs calls with your session.</p>\n' +
+              `<div id="reference" data-url="${DOCUMENT}"></div>`,
             principal,
             links: visibleLinks(links, principal),
             csrf: scope.cradle.csrf.tokenFor(principal),

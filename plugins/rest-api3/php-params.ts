@@ -45,19 +45,19 @@ function intKey(k: string): number | undefined {
 }
 
 /** `urldecode`: `+` is a space, `%XX` a byte; a malformed escape stays literal; bytes are UTF-8. */
-export function urldecode(s: string): string {
-  if (!/[%+]/.test(s)) return s;
+export function urldecode(text: string): string {
+  if (!/[%+]/.test(text)) return text;
   const chunks: Buffer[] = [];
   let lit = '';
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i];
-    if (c === '+') lit += ' ';
-    else if (c === '%' && /^[0-9A-Fa-f]{2}$/.test(s.slice(i + 1, i + 3))) {
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (char === '+') lit += ' ';
+    else if (char === '%' && /^[0-9A-Fa-f]{2}$/.test(text.slice(i + 1, i + 3))) {
       if (lit) chunks.push(Buffer.from(lit, 'utf8'));
       lit = '';
-      chunks.push(Buffer.from([parseInt(s.slice(i + 1, i + 3), 16)]));
+      chunks.push(Buffer.from([parseInt(text.slice(i + 1, i + 3), 16)]));
       i += 2;
-    } else lit += c;
+    } else lit += char;
   }
   if (lit) chunks.push(Buffer.from(lit, 'utf8'));
   return Buffer.concat(chunks).toString('utf8');

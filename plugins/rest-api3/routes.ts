@@ -77,15 +77,15 @@ async function process(
       'chainedCalls',
       limits.chainedCalls,
     );
-  const p: Obj = { ...params, check_permissions: true };
-  if (!('version' in p)) p.version = 3;
+  const checked: Obj = { ...params, check_permissions: true };
+  if (!('version' in checked)) checked.version = 3;
   // The destructive-GET rule holds for every call of a chain, as on APIv4.
   if ((ctx.method === 'GET' || ctx.method === 'HEAD') && ![action, ...chained].every(getSafe)) {
     return createError(MESSAGES.destructiveGet, securityData(ctx, 'Destructive HTTP GET'));
   }
   // Lets renderError lay out an API error with this call's entity and action.
   ctx.state.api3Call = { entity: normaliseEntity(entity), action: normaliseAction(action) };
-  return api3(scope).call({ entity, action, params: p, principal, scope });
+  return api3(scope).call({ entity, action, params: checked, principal, scope });
 }
 
 const getSafe = (action: string) => action.slice(0, 3).toLowerCase() === 'get' || action === 'check';
@@ -98,15 +98,15 @@ export function chainedActions(params: Obj, action: string): string[] {
   const out: string[] = [];
   const stack: Array<[Obj, string]> = [[params, action]];
   while (stack.length) {
-    const [p, parent] = stack.pop()!;
-    for (const key of Object.keys(p)) {
-      const value = p[key];
+    const [current, parent] = stack.pop()!;
+    for (const key of Object.keys(current)) {
+      const value = current[key];
       if (!/^api[._]/.test(key) || key === 'api_key') continue;
       if (!(value !== null && typeof value === 'object') && value !== 1 && value !== '1') continue;
-      const a = key.slice(4).split(key[3])[1] || parent;
+      const chainAction = key.slice(4).split(key[3])[1] || parent;
       for (const spec of Array.isArray(value) ? value : [value]) {
-        out.push(a);
-        if (spec && typeof spec === 'object' && !Array.isArray(spec)) stack.push([spec as Obj, a]);
+        out.push(chainAction);
+        if (spec && typeof spec === 'object' && !Array.isArray(spec)) stack.push([spec as Obj, chainAction]);
       }
     }
   }
@@ -126,12 +126,12 @@ async function handleCore(
   let action = stringParam(merged.action);
 
   if (endpoint === 'extern') {
-    const q = qRoute(get.q);
-    if (q === 'ping') return send(binding, ctx, { is_error: 0, message: 'PONG: ' }, fmt);
-    if (q === 'malformed') return send(binding, ctx, restError(MESSAGES.malformed), fmt);
+    const route = qRoute(get.q);
+    if (route === 'ping') return send(binding, ctx, { is_error: 0, message: 'PONG: ' }, fmt);
+    if (route === 'malformed') return send(binding, ctx, restError(MESSAGES.malformed), fmt);
     if (!fmt.json && !binding.renderers.has('xml')) return sendXmlDisabled(binding, ctx);
     if (principal.via === 'anonymous') return send(binding, ctx, restError(MESSAGES.noKey), fmt);
-    if (q) [entity, action] = q;
+    if (route) [entity, action] = route;
   } else {
     if (!fmt.json && !binding.renderers.has('xml')) return sendXmlDisabled(binding, ctx);
     if (!holds(MENU_PERMISSION, principal.permissions)) {
@@ -203,11 +203,11 @@ async function processMultiple(
   };
   if (Array.isArray(calls)) {
     const out: unknown[] = [];
-    for (const c of calls) out.push(await run(c));
+    for (const entry of calls) out.push(await run(entry));
     return out;
   }
   const out: Obj = {};
-  for (const [k, c] of Object.entries(calls)) out[k] = await run(c);
+  for (const [k, entry] of Object.entries(calls)) out[k] = await run(entry);
   return out;
 }
 
@@ -264,9 +264,9 @@ export function renderError(binding: RestApi3Binding, endpoint: Endpoint, err: K
   if (!call && err.code === 'E_UNAUTHENTICATED') {
     if (endpoint === 'extern') {
       // extern/rest.php answers ping and rejects malformed paths before it looks at credentials.
-      const q = qRoute(safeGet(ctx).q);
-      if (q === 'ping') return send(binding, ctx, { is_error: 0, message: 'PONG: ' }, fmt);
-      if (q === 'malformed') return send(binding, ctx, restError(MESSAGES.malformed), fmt);
+      const route = qRoute(safeGet(ctx).q);
+      if (route === 'ping') return send(binding, ctx, { is_error: 0, message: 'PONG: ' }, fmt);
+      if (route === 'malformed') return send(binding, ctx, restError(MESSAGES.malformed), fmt);
     }
     return send(binding, ctx, restError(err.message), fmt);
   }

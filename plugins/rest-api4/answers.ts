@@ -38,28 +38,28 @@ export class WireError extends Error {
  */
 export function errorBody(ctx: Context, err: unknown, principal: Principal | undefined, emit = true): [number, Obj] {
   if (err instanceof WireError) return [err.status, err.body];
-  const e = isKernelError(err)
+  const kernelError = isKernelError(err)
     ? err
     : new KernelError('E_INTERNAL', (err as Error)?.message ?? String(err), { cause: err });
   const requestId = String(ctx.state.requestId ?? '');
-  if (e.code === 'E_FORBIDDEN' || e.code === 'E_UNAUTHENTICATED')
-    return [403, { error_code: 0, error_message: e.message, status: 403 }];
-  if (e.expose && e.status >= 400 && e.status < 500) {
-    const body: Obj = { error_code: e.code, error_message: e.message, status: e.status };
-    const field = e.details?.error_field ?? e.details?.fields;
+  if (kernelError.code === 'E_FORBIDDEN' || kernelError.code === 'E_UNAUTHENTICATED')
+    return [403, { error_code: 0, error_message: kernelError.message, status: 403 }];
+  if (kernelError.expose && kernelError.status >= 400 && kernelError.status < 500) {
+    const body: Obj = { error_code: kernelError.code, error_message: kernelError.message, status: kernelError.status };
+    const field = kernelError.details?.error_field ?? kernelError.details?.fields;
     if (field !== undefined) body.error_field = field;
-    if (Array.isArray(e.details?.problems)) body.problems = e.details.problems;
-    return [e.status, body];
+    if (Array.isArray(kernelError.details?.problems)) body.problems = kernelError.details.problems;
+    return [kernelError.status, body];
   }
-  if (emit) ctx.app.emit('error', e, ctx);
+  if (emit) ctx.app.emit('error', kernelError, ctx);
   if (principal && holds(DEBUG_PERMISSION, principal.permissions)) {
-    const cause = (e.cause as Error | undefined)?.message;
+    const cause = (kernelError.cause as Error | undefined)?.message;
     return [
       500,
       {
         error_id: requestId,
-        error_code: e.code,
-        error_message: cause && e.code === 'E_INTERNAL' ? cause : e.message,
+        error_code: kernelError.code,
+        error_message: cause && kernelError.code === 'E_INTERNAL' ? cause : kernelError.message,
         status: 500,
       },
     ];

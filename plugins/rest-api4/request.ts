@@ -51,18 +51,18 @@ export function paramsOf(ctx: Context, all: Obj): Obj {
   if (all.params === undefined && ctx.request.is('json')) {
     const body = ctx.request.body as Obj;
     if (body && typeof body === 'object')
-      for (const [k, v] of Object.entries(body)) if (k !== 'index' && k !== '__proto__') params[k] = v;
+      for (const [k, value] of Object.entries(body)) if (k !== 'index' && k !== '__proto__') params[k] = value;
   }
   for (const k of PARAM_KEYS) {
     if (all[k] === undefined || k in params) continue;
-    const v = all[k];
-    if (typeof v === 'string') {
+    const value = all[k];
+    if (typeof value === 'string') {
       try {
-        params[k] = JSON.parse(v);
+        params[k] = JSON.parse(value);
       } catch {
-        params[k] = v;
+        params[k] = value;
       }
-    } else params[k] = v;
+    } else params[k] = value;
   }
   delete params.__proto__;
   return params;

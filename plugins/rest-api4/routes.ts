@@ -100,7 +100,7 @@ async function execute(
     );
   if (typeof params.chain === 'object' && params.chain) forbidGetChains(ctx, params.chain);
   const svc = scope.cradle.api4 as Api4Service;
-  const r: Api4Result = await svc.call({
+  const result: Api4Result = await svc.call({
     entity,
     action,
     params: { ...params, checkPermissions: true },
@@ -109,15 +109,15 @@ async function execute(
     trusted: false,
   });
   const out: Obj = {
-    values: index === undefined ? r.values : applyIndex(r.values, index),
-    entity: r.entity,
-    action: r.action,
+    values: index === undefined ? result.values : applyIndex(result.values, index),
+    entity: result.entity,
+    action: result.action,
     debug: null,
     version: 4,
-    count: r.count,
-    countFetched: r.countFetched,
+    count: result.count,
+    countFetched: result.countFetched,
   };
-  if (r.countMatched !== undefined) out.countMatched = r.countMatched;
+  if (result.countMatched !== undefined) out.countMatched = result.countMatched;
   return out;
 }
 
@@ -218,9 +218,9 @@ function handleMulti(binding: RestApi4Binding, ctx: Context, scope: AwilixContai
         );
         anyOk = true;
       } catch (err) {
-        const [s, body] = errorBody(ctx, err, principal);
+        const [errorStatus, body] = errorBody(ctx, err, principal);
         out[key] = body;
-        status = s;
+        status = errorStatus;
       }
     }
     // A success code is kept once any call has succeeded (§8).

@@ -1,5 +1,6 @@
 import { KERNEL_VERSION, definePlugin } from '../../kernel';
-import { engineOf, httpRoutes, ping } from '../../host';
+import path from 'node:path';
+import { engineOf, httpRoutes, pendingMigrations, ping } from '../../host';
 import pkg from '../../package.json';
 
 export default definePlugin(({ actions, hooks, services, plugins }) => {
@@ -29,6 +30,33 @@ export default definePlugin(({ actions, hooks, services, plugins }) => {
     handler: async (ctx) => {
       await ping(services.resolve('db'));
       ctx.body = { status: 'ok' };
+    },
+  }));
+
+  // Readiness: the database answers and every enabled plugin's migrations are applied (e.g. another
+  // instance, or a release step, is not half-way through a schema change this code needs).
+  hooks.tap(httpRoutes, () => ({
+    name: 'readyz',
+    methods: ['GET', 'HEAD'],
+    path: '/readyz',
+    handler: async (ctx) => {
+      const db = services.resolve<Parameters<typeof ping>[0]>('db');
+      let pending: string[];
+      try {
+        await ping(db);
+        pending = await pendingMigrations(
+          db,
+          plugins.map((p) => ({ plugin: p.name, dir: path.join(p.dir, 'migrations') })),
+        );
+      } catch {
+        ctx.status = 503;
+        ctx.body = { status: 'unavailable', database: 'unreachable' };
+        return;
+      }
+      ctx.status = pending.length ? 503 : 200;
+      ctx.body = pending.length
+        ? { status: 'unavailable', database: 'ok', migrations: 'pending', pending }
+        : { status: 'ok', database: 'ok', migrations: 'applied' };
     },
   }));
 });

@@ -3,39 +3,39 @@
  * `Basic <base64(user:pass)>`) into a contact and user, then applies a flow's policy (allowed
  * credential types, user link mode, guards) in the reference's order, with its exact messages.
  * Shared by auth-authx (header, xheader, param, login flows) and auth-legacy-keys (legacyrest).
+ * The credential types, policy and parsing it uses live in credentials.ts (re-exported here).
  */
 import type { Knex } from 'knex';
 import { holds } from '../../kernel';
 import { safeEqual, verifyPassword } from './crypto';
+import {
+  INVALID,
+  parseBasic,
+  parseCredential,
+  THROTTLED,
+  type AuthOutcome,
+  type CredType,
+  type FlowPolicy,
+  type Guard,
+} from './credentials';
 import { verifyJwt } from './jwt';
 import type { Keyring } from './keyring';
 import type { PrincipalCache } from './principal-cache';
 import type { IdentityStore, UserRecord } from './store';
 import type { Subject, Throttle } from './throttle';
 
-export type CredType = 'pass' | 'api_key' | 'jwt';
-export type UserMode = 'ignore' | 'optional' | 'require';
-export type Guard = 'site_key' | 'perm';
-
-export interface FlowPolicy {
-  cred: CredType[];
-  user: UserMode;
-  guards: Guard[];
-}
-
-export interface Authenticated {
-  contactId: number;
-  userId: number | null;
-  cred: CredType;
-  claims?: Record<string, unknown>;
-  /** The user's role permissions, when authentication already loaded them (saves a query later). */
-  permissions?: Set<string>;
-}
-
-export type AuthOutcome = { ok: Authenticated } | { reject: string; retryAfter?: number };
-
-export const THROTTLED = 'Too many failed login attempts. Try again later.';
-export const INVALID = 'Invalid credential';
+export {
+  INVALID,
+  parseBasic,
+  parseCredential,
+  THROTTLED,
+  type Authenticated,
+  type AuthOutcome,
+  type CredType,
+  type FlowPolicy,
+  type Guard,
+  type UserMode,
+} from './credentials';
 
 type Found = {
   contactId: number;
@@ -44,22 +44,6 @@ type Found = {
   cred: CredType;
   claims?: Record<string, unknown>;
 };
-
-/** `<Scheme> <value>` split on the first space; the scheme is case-sensitive. */
-export function parseCredential(credential: string): { scheme: string; value: string } | null {
-  const i = credential.indexOf(' ');
-  if (i <= 0) return null;
-  return { scheme: credential.slice(0, i), value: credential.slice(i + 1) };
-}
-
-/** `user:pass` from a Basic value; null when the base64 or the shape is malformed. */
-export function parseBasic(value: string): { username: string; password: string } | null {
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(value) || value.length % 4 !== 0 || value.length > 4096) return null;
-  const text = Buffer.from(value, 'base64').toString('utf8');
-  const i = text.indexOf(':');
-  if (i <= 0) return null;
-  return { username: text.slice(0, i), password: text.slice(i + 1) };
-}
 
 /** A user record as the principal cache keeps it: the password hash is not needed there, so it is not kept. */
 const withoutHash = (user: UserRecord | null): UserRecord | null => (user ? { ...user, password_hash: null } : null);

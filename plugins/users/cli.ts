@@ -2,7 +2,7 @@
  * CLI commands contributed through `cli.commands`: users, roles, API keys and JWTs. Secrets a
  * command creates (API key, generated password, JWT) are printed once in its output, never logged.
  */
-import { KernelError } from '../../kernel';
+import { holds, KernelError } from '../../kernel';
 import { type CliCommand, type CliContext } from '../../host';
 import { randomToken } from './crypto';
 import { issueJwt } from './jwt';
@@ -23,6 +23,21 @@ function int(v: unknown, name: string): number | undefined {
   if (!/^\d{1,15}$/.test(s) || Number(s) <= 0)
     throw new KernelError('E_INVALID_PARAMS', `--${name} must be a positive integer`);
   return Number(s);
+}
+
+/** The role `user add --api-client` gives: what an API key needs past the `perm` guard and the common reads. */
+export const API_CLIENT_ROLE = 'api-client';
+export const API_CLIENT_PERMISSIONS = ['authenticate with api key', 'access CRM', 'access AJAX API'];
+
+const JSON_OPTION = { flags: '--json', description: 'Machine-readable output (a JSON array)' };
+
+/** A list as a tab-separated table under a header, or as JSON. */
+function table(rows: Array<Record<string, unknown>>, columns: string[], json: unknown, empty: string): string {
+  if (json) return JSON.stringify(rows, null, 2);
+  if (!rows.length) return empty;
+  const cell = (v: unknown) =>
+    Array.isArray(v) ? v.join(',') || '-' : v === null || v === undefined ? '-' : String(v);
+  return [columns.join('\t').toUpperCase(), ...rows.map((r) => columns.map((c) => cell(r[c])).join('\t'))].join('\n');
 }
 
 function need(args: string[], i: number, name: string): string {
@@ -48,6 +63,30 @@ function activeCommand(active: boolean): CliCommand {
   };
 }
 
+/**
+ * Why a new key may be refused (to stderr-like lines in the output): no active user for the contact, or a user
+ * without `authenticate with api key` (then only requests carrying the site key pass the default guards).
+ */
+async function keyWarnings(cli: CliContext, contactId: number): Promise<string[]> {
+  const { db, identity } = deps(cli);
+  const user = await identity.findUserByContact(db, contactId);
+  if (!user)
+    return [
+      `Warning: contact ${contactId} has no user; flows that require a user (the default for API keys) ` +
+        `refuse this key. Create one with: crm user add <name> --contact ${contactId} --api-client`,
+    ];
+  if (!user.is_active) return [`Warning: user ${user.username} is disabled; every call with this key is refused.`];
+  const perms = await identity.permissionsFor(db, user.id);
+  if (!holds('authenticate with api key', perms))
+    return [
+      `Warning: user ${user.username} lacks 'authenticate with api key', so calls with this key pass the ` +
+        'default guards only with the site key. Fix: ' +
+        `crm role grant ${API_CLIENT_ROLE} ${API_CLIENT_PERMISSIONS.map((name) => `'${name}'`).join(' ')} ` +
+        `&& crm role grant ${API_CLIENT_ROLE} --user ${user.username}`,
+    ];
+  return [];
+}
+
 export function userCliCommands(): CliCommand[] {
   return [
     {
@@ -59,6 +98,12 @@ export function userCliCommands(): CliCommand[] {
         { flags: '--password <password>', description: 'Password (default: a generated one, printed once)' },
         { flags: '--roles <roles>', description: 'Comma-separated roles, e.g. administrator' },
         { flags: '--no-password', description: 'Create the user without a password (API keys / JWT only)' },
+        {
+          flags: '--api-client',
+          description:
+            `Give the ${API_CLIENT_ROLE} role (created if new: ${API_CLIENT_PERMISSIONS.join(', ')}), ` +
+            "so the user's API keys pass the guards",
+        },
       ],
       async run(args, options, cli) {
         const { db, identity } = deps(cli);
@@ -68,16 +113,19 @@ export function userCliCommands(): CliCommand[] {
           .split(',')
           .map((r) => r.trim())
           .filter(Boolean);
-        const user = await db.transaction((trx) =>
-          identity.createUser(trx, {
+        if (options.apiClient && !roles.includes(API_CLIENT_ROLE)) roles.push(API_CLIENT_ROLE);
+        const user = await db.transaction(async (trx) => {
+          if (options.apiClient) await identity.grantPermissions(trx, API_CLIENT_ROLE, API_CLIENT_PERMISSIONS);
+          return identity.createUser(trx, {
             username: need(args, 0, 'username'),
             password,
             contactId: int(options.contact, 'contact'),
             roles,
-          }),
-        );
+          });
+        });
         return [
-          `Created user ${user.username} (id ${user.id}, contact ${user.contact_id})${roles.length ? ` with roles ${roles.join(', ')}` : ''}.`,
+          `Created user ${user.username} (id ${user.id}, contact ${user.contact_id})` +
+            `${roles.length ? ` with roles ${roles.join(', ')}` : ''}.`,
           ...(generated && password ? [`Password (shown once): ${generated}`] : []),
         ].join('\n');
       },
@@ -85,16 +133,17 @@ export function userCliCommands(): CliCommand[] {
     {
       name: 'user list',
       description: 'List users, their contacts, roles and whether they are active',
-      async run(_args, _options, cli) {
+      options: [JSON_OPTION],
+      async run(_args, options, cli) {
         const { db, identity } = deps(cli);
-        const users = await identity.listUsers(db);
-        if (!users.length) return 'No users.';
-        return users
-          .map(
-            (u) =>
-              `${u.id}\t${u.username}\tcontact ${u.contact_id}\t${u.is_active ? 'active' : 'disabled'}\t${u.roles.join(',') || '-'}`,
-          )
-          .join('\n');
+        const users = (await identity.listUsers(db)).map((u) => ({
+          id: u.id,
+          username: u.username,
+          contact: u.contact_id,
+          state: u.is_active ? 'active' : 'disabled',
+          roles: u.roles,
+        }));
+        return table(users, ['id', 'username', 'contact', 'state', 'roles'], options.json, 'No users.');
       },
     },
     {
@@ -116,17 +165,27 @@ export function userCliCommands(): CliCommand[] {
     {
       name: 'role list',
       description: 'List roles with their permissions and users (--catalogue: every known permission)',
-      options: [{ flags: '--catalogue', description: 'List the permission catalogue instead' }],
+      options: [{ flags: '--catalogue', description: 'List the permission catalogue instead' }, JSON_OPTION],
       async run(_args, options, cli) {
         const { db, identity, catalogue } = deps(cli);
-        if (options.catalogue) return [...catalogue.values()].map((p) => `${p.name}\t${p.label}`).join('\n');
-        const roles = await identity.listRoles(db);
-        return roles
-          .map(
+        if (options.catalogue) {
+          const perms = [...catalogue.values()].map((p) => ({ name: p.name, label: p.label }));
+          return table(perms, ['name', 'label'], options.json, 'No permissions.');
+        }
+        const roles = (await identity.listRoles(db)).map((r) => ({
+          name: r.name,
+          permissions: r.permissions,
+          users: r.users,
+        }));
+        if (options.json) return JSON.stringify(roles, null, 2);
+        if (!roles.length) return 'No roles.';
+        return [
+          'ROLE: PERMISSIONS',
+          ...roles.map(
             (r) =>
               `${r.name}: ${r.permissions.join(', ') || '(no permissions)'}${r.users.length ? `\n  users: ${r.users.join(', ')}` : ''}`,
-          )
-          .join('\n');
+          ),
+        ].join('\n');
       },
     },
     {
@@ -193,22 +252,26 @@ export function userCliCommands(): CliCommand[] {
         if (str(options.user)) contactId = (await identity.requireUser(db, str(options.user)!)).contact_id;
         if (!contactId) throw new KernelError('E_INVALID_PARAMS', 'Give --contact <id> or --user <username>');
         const { id, key } = await identity.createApiKey(db, contactId, str(options.label));
-        return `API key ${id} for contact ${contactId} (shown once; only its hash is stored):\n${key}`;
+        return [
+          `API key ${id} for contact ${contactId} (shown once; only its hash is stored):\n${key}`,
+          ...(await keyWarnings(cli, contactId)),
+        ].join('\n');
       },
     },
     {
       name: 'key list',
       description: 'List API keys (id, contact, prefix, label, state); never the keys',
-      async run(_args, _options, cli) {
+      options: [JSON_OPTION],
+      async run(_args, options, cli) {
         const { db, identity } = deps(cli);
-        const keys = await identity.listApiKeys(db);
-        if (!keys.length) return 'No API keys.';
-        return keys
-          .map(
-            (k) =>
-              `${k.id}\tcontact ${k.contact_id}\t${k.prefix}…\t${k.label ?? '-'}\t${k.revoked_at ? 'revoked' : 'active'}`,
-          )
-          .join('\n');
+        const keys = (await identity.listApiKeys(db)).map((k) => ({
+          id: k.id,
+          contact: k.contact_id,
+          prefix: `${k.prefix}…`,
+          label: k.label ?? null,
+          state: k.revoked_at ? 'revoked' : 'active',
+        }));
+        return table(keys, ['id', 'contact', 'prefix', 'label', 'state'], options.json, 'No API keys.');
       },
     },
     {

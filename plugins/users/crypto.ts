@@ -38,12 +38,12 @@ export async function verifyPassword(password: string, stored: string | null | u
     await verifyPassword(password, await dummy);
     return false;
   }
-  const [, n, r, p, salt, hash] = parts;
+  const [, cost, blockSize, parallelism, salt, hash] = parts;
   const expected = Buffer.from(hash, 'base64url');
   const actual = await scrypt(password, Buffer.from(salt, 'base64url'), expected.length, {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
+    N: Number(cost),
+    r: Number(blockSize),
+    p: Number(parallelism),
     maxmem: MAXMEM,
   });
   return expected.length === actual.length && timingSafeEqual(expected, actual);

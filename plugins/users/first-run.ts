@@ -34,24 +34,24 @@ export async function firstRun(
   return result;
 }
 
-export function firstRunMessage(r: FirstRunResult, siteKey: string, baseUrl: string): string {
+export function firstRunMessage(result: FirstRunResult, siteKey: string, baseUrl: string): string {
   const url = `${baseUrl.replace(/\/$/, '')}/crm/ajax/rest`;
   return [
     '',
     '================================================================================',
     ' First run: an administrator was created. This is shown ONCE; store it now.',
     '================================================================================',
-    `  username   ${r.username}`,
-    `  password   ${r.password}`,
-    `  contact    ${r.contactId}`,
-    `  API key    ${r.apiKey}`,
+    `  username   ${result.username}`,
+    `  password   ${result.password}`,
+    `  contact    ${result.contactId}`,
+    `  API key    ${result.apiKey}`,
     `  site key   ${siteKey}`,
     '',
     `  In a browser: open ${baseUrl.replace(/\/$/, '')}/ and log in (API Explorer, OAuth administration).`,
     '',
     '  Try the API:',
     `  curl -s '${url}' \\`,
-    `    -H 'X-Crm-Auth: Bearer ${r.apiKey}' \\`,
+    `    -H 'X-Crm-Auth: Bearer ${result.apiKey}' \\`,
     "    -H 'X-Requested-With: XMLHttpRequest' \\",
     "    --data-urlencode 'entity=System' --data-urlencode 'action=get' --data-urlencode 'json={\"version\":3}'",
     '',

@@ -1,5 +1,5 @@
 import { ANONYMOUS, definePlugin, type Kernel } from '../../kernel';
-import { authPrincipal, cliCommands } from '../../host';
+import { authPrincipal, cliCommands, httpListening } from '../../host';
 import { entityAccess, type ChangeBus, type EntityRegistry, type EntityService } from '../entity-core';
 import { contactRowRule } from './acl';
 import { Authenticator } from './authenticator';
@@ -88,12 +88,13 @@ export default definePlugin<UsersOptions>((ctx) => {
     });
     for (const contributed of await ctx.runHook(permissionAliases)) aliases = { ...aliases, ...contributed };
     await keyring.load(db);
-    for (const p of await ctx.runHook(permissionsCatalogue)) if (!catalogue.has(p.name)) catalogue.set(p.name, p);
-    if (config.firstRun && serviceConfig.mode !== 'test') {
-      const { host, port, publicUrl } = serviceConfig.server;
-      await firstRun(db, identity, keyring, publicUrl ?? `http://${host}:${port}`, (text) =>
-        process.stdout.write(text),
-      );
-    }
+    for (const permission of await ctx.runHook(permissionsCatalogue))
+      if (!catalogue.has(permission.name)) catalogue.set(permission.name, permission);
+  });
+
+  // First run belongs to `crm serve` only: a CLI command on an empty database creates no administrator.
+  hooks.tap(httpListening, async ({ url }) => {
+    if (!config.firstRun || serviceConfig.mode === 'test') return;
+    await firstRun(services.resolve<Kernel['db']>('db'), identity, keyring, url, (text) => process.stdout.write(text));
   });
 });

@@ -1,47 +1,20 @@
 /**
  * The identity store: users (linked to contacts), roles and their permissions, and API keys.
  * Every method takes the database handle to use, so callers inside an API call pass `ctx.db`.
+ * This file holds users and the store's surface; the queries live beside it: principal-rows.ts
+ * (authentication's one-round-trip load), roles.ts, api-keys.ts; the records in identity-records.ts.
  */
 import type { Knex } from 'knex';
 import { KernelError } from '../../kernel';
-import { hashPassword, randomToken, sha256hex } from './crypto';
+import { contactForApiKey, createApiKey, listApiKeys, revokeApiKeys } from './api-keys';
+import { hashPassword, sha256hex } from './crypto';
+import type { Aliases, ApiKeyRecord, ContactDirectory, Principalish, UserRecord } from './identity-records';
+import { permissionQuery, principalColumns, principalFromRow } from './principal-rows';
+import { ensureRole, listRoles, requireRoleId, type RoleSummary } from './roles';
 
-export interface UserRecord {
-  id: number;
-  username: string;
-  password_hash: string | null;
-  contact_id: number;
-  is_active: boolean;
-}
-
-export interface ApiKeyRecord {
-  id: number;
-  contact_id: number;
-  prefix: string;
-  label: string | null;
-  created_at: Date;
-  revoked_at: Date | null;
-}
+export type { Aliases, ApiKeyRecord, ContactDirectory, Principalish, UserRecord } from './identity-records';
 
 const USERNAME = /^[A-Za-z0-9._@+-]{1,128}$/;
-
-/** Permission aliases (`compat-civicrm`: `administer CiviCRM` → `administer CRM`). */
-export type Aliases = Readonly<Record<string, string>>;
-
-/** What authenticating needs about a contact, loaded in one round trip. */
-export interface Principalish {
-  contactId: number;
-  user: UserRecord | null;
-  permissions: Set<string>;
-  /** Seconds the throttle still blocks the caller (0: not blocked). */
-  wait: number;
-}
-
-/** The contacts users are linked to, reached through the Contact API (never its tables). */
-export interface ContactDirectory {
-  count(db: Knex, filter: Record<string, unknown>): Promise<number>;
-  create(db: Knex, params: Record<string, unknown>): Promise<number>;
-}
 
 export class IdentityStore {
   private directory?: ContactDirectory;
@@ -169,21 +142,8 @@ export class IdentityStore {
    * user's roles with one. Aliased names are present under both spellings.
    */
   async permissionsFor(db: Knex, userId: number | null): Promise<Set<string>> {
-    const rows: Array<{ permission: string }> = await this.permissionQuery(db, userId);
+    const rows: Array<{ permission: string }> = await permissionQuery(db, userId);
     return this.permissionSet(rows.map((r) => r.permission));
-  }
-
-  /** The role permissions of a user (anonymous for null) as a query, to run alone or as a subquery. */
-  private permissionQuery(db: Knex, userId: number | null): Knex.QueryBuilder {
-    const q = db('crm_role_permission')
-      .join('crm_role', 'crm_role.id', 'crm_role_permission.role_id')
-      .distinct('permission');
-    if (userId === null) return q.where('crm_role.name', 'anonymous');
-    return q.where((w) =>
-      w
-        .where('crm_role.name', 'authenticated')
-        .orWhereIn('crm_role.id', db('crm_user_role').where('user_id', userId).select('role_id')),
-    );
   }
 
   /** Normalised permission names plus the compat aliases of the names held. */
@@ -204,90 +164,39 @@ export class IdentityStore {
       .leftJoin('crm_user as u', 'u.contact_id', 'k.contact_id')
       .where('k.key_hash', sha256hex(key))
       .whereNull('k.revoked_at')
-      .first('k.contact_id', ...this.userColumns(db, wait));
-    return row ? this.principalish(row) : undefined;
+      .first('k.contact_id', ...principalColumns(db, wait));
+    return row ? principalFromRow(row, (names) => this.permissionSet(names)) : undefined;
   }
 
   /** As {@link apiKeyPrincipal}, for a contact already identified (a verified JWT); always one row. */
   async contactPrincipal(db: Knex, contactId: number, wait: Knex.QueryBuilder | null): Promise<Principalish> {
     const row = await db
-      .select(db.raw('?::int as contact_id', [contactId]), ...this.userColumns(db, wait))
+      .select(db.raw('?::int as contact_id', [contactId]), ...principalColumns(db, wait))
       .from(db.raw('(select 1) as one'))
       .leftJoin('crm_user as u', 'u.contact_id', db.raw('?::int', [contactId]))
       .first();
-    return this.principalish(row);
+    return principalFromRow(row, (names) => this.permissionSet(names));
   }
 
-  /** The user's columns, its role permissions (the user's roles plus `authenticated`; a contact without a user holds the anonymous role's) and the throttle's wait. */
-  private userColumns(db: Knex, wait: Knex.QueryBuilder | null) {
-    const permissions =
-      db.raw(`(select array_agg(distinct rp.permission) from crm_role_permission rp join crm_role r on r.id = rp.role_id
-      where case when u.id is null then r.name = 'anonymous'
-                 else r.name = 'authenticated' or r.id in (select ur.role_id from crm_user_role ur where ur.user_id = u.id) end)`);
-    return [
-      'u.id',
-      'u.username',
-      'u.is_active',
-      'u.password_hash',
-      { permissions },
-      ...(wait ? [{ wait }] : []),
-    ] as const;
+  listRoles(db: Knex): Promise<RoleSummary[]> {
+    return listRoles(db);
   }
 
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- one wide row from the authentication query
-  private principalish(row: Record<string, any>): Principalish {
-    const user =
-      row.id === null || row.id === undefined
-        ? null
-        : ({
-            id: row.id,
-            username: row.username,
-            is_active: row.is_active,
-            password_hash: row.password_hash,
-            contact_id: Number(row.contact_id),
-          } as UserRecord);
-    return {
-      contactId: Number(row.contact_id),
-      user,
-      permissions: this.permissionSet(row.permissions ?? []),
-      wait: Math.max(0, Number(row.wait ?? 0)),
-    };
-  }
-
-  async listRoles(db: Knex): Promise<Array<{ name: string; label: string; permissions: string[]; users: string[] }>> {
-    const roles = await db('crm_role').select('id', 'name', 'label').orderBy('id');
-    const perms = await db('crm_role_permission').select('role_id', 'permission').orderBy('permission');
-    const users = await db('crm_user_role')
-      .join('crm_user', 'crm_user.id', 'crm_user_role.user_id')
-      .select('role_id', 'username')
-      .orderBy('username');
-    return roles.map((r) => ({
-      name: r.name,
-      label: r.label,
-      permissions: perms.filter((p) => p.role_id === r.id).map((p) => p.permission),
-      users: users.filter((u) => u.role_id === r.id).map((u) => u.username),
-    }));
-  }
-
-  async ensureRole(db: Knex, name: string): Promise<number> {
-    if (!/^[a-z0-9_-]{1,64}$/.test(name))
-      throw new KernelError('E_INVALID_PARAMS', 'A role name is 1 to 64 lower-case letters, digits, _ or -');
-    await db('crm_role').insert({ name, label: name }).onConflict('name').ignore();
-    return (await db('crm_role').where({ name }).first('id')).id;
+  ensureRole(db: Knex, name: string): Promise<number> {
+    return ensureRole(db, name);
   }
 
   async grantPermissions(db: Knex, role: string, permissions: string[]): Promise<void> {
-    const roleId = await this.ensureRole(db, role);
+    const roleId = await ensureRole(db, role);
     const rows = permissions.map((p) => ({ role_id: roleId, permission: this.normalize(p) }));
     if (rows.length) await db('crm_role_permission').insert(rows).onConflict(['role_id', 'permission']).ignore();
     await this.changed(db);
   }
 
   async revokePermissions(db: Knex, role: string, permissions: string[]): Promise<void> {
-    const r = await db('crm_role').where({ name: role }).first('id');
-    if (!r) throw new KernelError('E_NOT_FOUND', `No role ${role}`);
+    const roleId = await requireRoleId(db, role);
     await db('crm_role_permission')
-      .where({ role_id: r.id })
+      .where({ role_id: roleId })
       .whereIn(
         'permission',
         permissions.map((p) => this.normalize(p)),
@@ -300,56 +209,37 @@ export class IdentityStore {
     const user = await this.requireUser(db, username);
     if (role === 'anonymous' || role === 'authenticated')
       throw new KernelError('E_INVALID_PARAMS', `Role ${role} is implied and cannot be assigned`);
-    const r = await db('crm_role').where({ name: role }).first('id');
-    if (!r) throw new KernelError('E_NOT_FOUND', `No role ${role}`);
-    await db('crm_user_role').insert({ user_id: user.id, role_id: r.id }).onConflict(['user_id', 'role_id']).ignore();
+    const roleId = await requireRoleId(db, role);
+    await db('crm_user_role').insert({ user_id: user.id, role_id: roleId }).onConflict(['user_id', 'role_id']).ignore();
     await this.changed(db);
   }
 
   async unassignRole(db: Knex, username: string, role: string): Promise<void> {
     const user = await this.requireUser(db, username);
-    const r = await db('crm_role').where({ name: role }).first('id');
-    if (!r) throw new KernelError('E_NOT_FOUND', `No role ${role}`);
-    await db('crm_user_role').where({ user_id: user.id, role_id: r.id }).delete();
+    const roleId = await requireRoleId(db, role);
+    await db('crm_user_role').where({ user_id: user.id, role_id: roleId }).delete();
     await this.changed(db);
   }
 
   // ---- API keys ----------------------------------------------------------------------------
 
   /** Makes a key for a contact. The key is returned once; only its SHA-256 is stored. */
-  async createApiKey(
-    db: Knex,
-    contactId: number,
-    label?: string,
-  ): Promise<{ id: number; key: string; prefix: string }> {
-    const key = `crm_${randomToken(24)}`;
-    const prefix = key.slice(0, 10);
-    const [row] = await db('crm_api_key')
-      .insert({ contact_id: contactId, key_hash: sha256hex(key), prefix, label: label ?? null })
-      .returning('id');
-    return { id: Number(row.id ?? row), key, prefix };
+  createApiKey(db: Knex, contactId: number, label?: string): Promise<{ id: number; key: string; prefix: string }> {
+    return createApiKey(db, contactId, label);
   }
 
   /** The contact owning an active key, found by the key's hash. */
-  async contactForApiKey(db: Knex, key: string): Promise<number | null> {
-    if (!key || key.length > 512) return null;
-    const row = await db('crm_api_key')
-      .where({ key_hash: sha256hex(key) })
-      .whereNull('revoked_at')
-      .first('contact_id');
-    return row ? row.contact_id : null;
+  contactForApiKey(db: Knex, key: string): Promise<number | null> {
+    return contactForApiKey(db, key);
   }
 
-  async listApiKeys(db: Knex): Promise<ApiKeyRecord[]> {
-    return db('crm_api_key').select('id', 'contact_id', 'prefix', 'label', 'created_at', 'revoked_at').orderBy('id');
+  listApiKeys(db: Knex): Promise<ApiKeyRecord[]> {
+    return listApiKeys(db);
   }
 
   /** Revokes by id or by prefix; returns how many keys were revoked. */
   async revokeApiKey(db: Knex, idOrPrefix: string): Promise<number> {
-    const q = db('crm_api_key').whereNull('revoked_at');
-    if (/^\d+$/.test(idOrPrefix)) q.where({ id: Number(idOrPrefix) });
-    else q.where({ prefix: idOrPrefix });
-    const revoked = await q.update({ revoked_at: db.fn.now() });
+    const revoked = await revokeApiKeys(db, idOrPrefix);
     if (revoked) await this.changed(db);
     return revoked;
   }

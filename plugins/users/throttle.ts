@@ -49,14 +49,16 @@ export class Throttle {
   async fail(db: Knex, subjects: Subject[]): Promise<void> {
     if (!this.options.enabled) return;
     const { windowSeconds, lockoutSeconds } = this.options;
-    for (const s of subjects) {
-      const key = keyOf(s);
-      const max = 'ip' in s ? this.options.maxFailuresPerIp : this.options.maxFailuresPerUsername;
+    for (const subject of subjects) {
+      const key = keyOf(subject);
+      const max = 'ip' in subject ? this.options.maxFailuresPerIp : this.options.maxFailuresPerUsername;
       const { rows } = await db.raw(
         `insert into crm_login_failure (key, failures, window_start) values (?, 1, now())
          on conflict (key) do update set
-           failures = case when crm_login_failure.window_start < now() - make_interval(secs => ?) then 1 else crm_login_failure.failures + 1 end,
-           window_start = case when crm_login_failure.window_start < now() - make_interval(secs => ?) then now() else crm_login_failure.window_start end
+           failures = case when crm_login_failure.window_start < now() - make_interval(secs => ?)
+                           then 1 else crm_login_failure.failures + 1 end,
+           window_start = case when crm_login_failure.window_start < now() - make_interval(secs => ?)
+                               then now() else crm_login_failure.window_start end
          returning failures`,
         [key, windowSeconds, windowSeconds],
       );

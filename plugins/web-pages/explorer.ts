@@ -1,7 +1,7 @@
 /**
  * The API Explorer page, one implementation for `/crm/api3` and `/crm/api4`: the server renders the
- * form (labelled controls) and the entities the caller may use; `assets/explorer.js` asks the live API
- * for actions and fields and runs the calls.
+ * form (labelled controls) and the entities the caller may use; `assets/explorer*.js` ask the live API
+ * for actions and fields and run the calls.
  */
 import type { Principal } from '../../kernel';
 import type { ExplorerExample } from './hooks';
@@ -89,4 +89,11 @@ ${entities.map((e) => `<option value="${escapeHtml(e)}">${escapeHtml(e)}</option
 </div>`;
 }
 
-export const explorerScript = `${ASSET_PREFIX}/explorer.js`;
+/** The explorer's plain scripts, in the order the page loads them (deferred scripts run in document order). */
+export const explorerScripts = [
+  'explorer-api.js',
+  'explorer-params.js',
+  'explorer-code.js',
+  'explorer-controls.js',
+  'explorer.js',
+].map((name) => `${ASSET_PREFIX}/${name}`);

@@ -26,7 +26,9 @@ export function admit(ctx: Context, permission: string, links: WebLink[] = []): 
       ctx,
       renderPage({
         title: 'Not allowed',
-        body: `<p class="error" role="alert">This page needs the permission <strong>${escapeHtml(permission)}</strong>, which your account does not hold.</p>`,
+        body:
+          `<p class="error" role="alert">This page needs the permission <strong>${escapeHtml(permission)}</strong>, ` +
+          'which your account does not hold.</p>',
         principal,
         links: visibleLinks(links, principal),
       }),

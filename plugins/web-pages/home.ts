@@ -12,6 +12,10 @@ export interface HomeOptions {
   version: string;
 }
 
+const API_ENDPOINTS =
+  'APIv3: <code>POST /crm/ajax/rest</code> with <code>entity</code>, <code>action</code>, <code>json</code>; ' +
+  'APIv4: <code>POST /crm/ajax/api4/{Entity}/{action}</code> with <code>params</code>.';
+
 export function homeBody(opts: HomeOptions): string {
   const cards = opts.links
     .map(
@@ -33,7 +37,7 @@ ${cards || '<p class="muted">Log in to see the pages you may use.</p>'}
 </div>
 <h2>For developers</h2>
 <ul>
-<li>APIv3: <code>POST /crm/ajax/rest</code> with <code>entity</code>, <code>action</code>, <code>json</code>; APIv4: <code>POST /crm/ajax/api4/{Entity}/{action}</code> with <code>params</code>.</li>
+<li>${API_ENDPOINTS}</li>
 <li>Authenticate scripts with <code>X-Crm-Auth: Bearer &lt;API key&gt;</code> (<code>npx crm key create --user &lt;name&gt;</code>).</li>
 <li>The <code>docs/</code> folder of the source holds the guides (authentication, OAuth, plugin authoring, deploying).</li>
 </ul>`;

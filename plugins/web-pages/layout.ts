@@ -45,9 +45,12 @@ export function renderPage(opts: PageOptions): string {
         `<li><a href="${escapeHtml(l.href)}"${l.href === opts.current ? ' aria-current="page"' : ''}>${escapeHtml(l.label)}</a></li>`,
     )
     .join('');
+  const destination = opts.current && opts.current !== '/crm/login' ? opts.current : '/';
   const account = loggedIn
-    ? `<form method="post" action="/crm/logout" class="logout"><input type="hidden" name="csrf" value="${escapeHtml(opts.csrf ?? '')}"><span>Contact ${escapeHtml(opts.principal!.contactId)}</span> <button type="submit">Log out</button></form>`
-    : `<a href="/crm/login?destination=${encodeURIComponent(opts.current && opts.current !== '/crm/login' ? opts.current : '/')}">Log in</a>`;
+    ? '<form method="post" action="/crm/logout" class="logout">' +
+      `<input type="hidden" name="csrf" value="${escapeHtml(opts.csrf ?? '')}">` +
+      `<span>Contact ${escapeHtml(opts.principal!.contactId)}</span> <button type="submit">Log out</button></form>`
+    : `<a href="/crm/login?destination=${encodeURIComponent(destination)}">Log in</a>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(opts.title)} · CRM service</title>

@@ -4,7 +4,7 @@ import { httpRoutes } from '../../host';
 import pkg from '../../package.json';
 import { staticFiles } from './assets';
 import { Csrf, type SecretSource } from './csrf';
-import { entitiesFor, explorerBody, explorerScript } from './explorer';
+import { entitiesFor, explorerBody, explorerScripts } from './explorer';
 import { admit, visibleLinks } from './gate';
 import { homeBody } from './home';
 import { explorerExamples, webLinks, type ExplorerExample, type WebLink } from './hooks';
@@ -64,7 +64,7 @@ export default definePlugin(({ hooks, services, runHook, onReady, dir }) => {
         renderPage({
           title: `API Explorer: APIv${version}`,
           body: explorerBody(version, entities, examples),
-          scripts: [explorerScript],
+          scripts: explorerScripts,
           ...chrome(scope, principal, `/crm/api${version}`),
         }),
       );

@@ -28,7 +28,7 @@ describe('browser: home, login, API Explorer, API reference, OAuth administratio
   let page: Page;
   let problems: string[];
   let servers: RunningOAuthServers;
-  let t: TestKernel;
+  let testKernel: TestKernel;
   let server: Server;
   let dataDir: string;
   let base: string;
@@ -41,16 +41,16 @@ describe('browser: home, login, API Explorer, API reference, OAuth administratio
     servers = await startOAuthServers({ extraRedirectUris: [`${base}/crm/oauth-client/return`] });
     dataDir = tempDataDir();
     writeTestProviders(servers, path.join(dataDir, 'oauth-providers'));
-    t = await bootTestKernel({ config: { dataDir, server: { host: '127.0.0.1', port } } });
-    await seedWebUsers(t);
-    await t.kernel.call({
+    testKernel = await bootTestKernel({ config: { dataDir, server: { host: '127.0.0.1', port } } });
+    await seedWebUsers(testKernel);
+    await testKernel.kernel.call({
       version: 4,
       entity: 'Contact',
       action: 'create',
       params: { values: { contact_type: 'Individual', first_name: 'Grace', last_name: 'Hopper' } },
       principal: principalWith(['*'], 1),
     });
-    const app = await t.app();
+    const app = await testKernel.app();
     server = await new Promise<Server>((resolve) => {
       const s = app.listen(port, '127.0.0.1', () => resolve(s));
     });
@@ -63,7 +63,7 @@ describe('browser: home, login, API Explorer, API reference, OAuth administratio
     await browser?.close();
     server?.closeAllConnections();
     await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
-    await stopOAuthTest(t, servers, dataDir);
+    await stopOAuthTest(testKernel, servers, dataDir);
   });
   afterEach(() => {
     expect(problems.splice(0), 'CSP violations or page errors').to.deep.equal([]);
@@ -192,12 +192,12 @@ describe('browser: home, login, API Explorer, API reference, OAuth administratio
     await page.locator('h2#tokens').evaluate((heading) => heading.scrollIntoView());
     await screenshot(page, 'oauth-admin');
 
-    const [token] = (await t.kernel.db('crm_oauth_systoken')) as Array<Record<string, string>>;
+    const [token] = (await testKernel.kernel.db('crm_oauth_systoken')) as Array<Record<string, string>>;
     expect(await page.content()).to.not.include(token.access_token);
     await row.getByRole('button', { name: /^Refresh token/ }).click();
     await page.waitForURL(`${base}/crm/admin/oauth?done=refreshed`);
     expect(await page.textContent('.notice')).to.equal('Token refreshed.');
-    const [after] = (await t.kernel.db('crm_oauth_systoken')) as Array<Record<string, string>>;
+    const [after] = (await testKernel.kernel.db('crm_oauth_systoken')) as Array<Record<string, string>>;
     expect(after.access_token).to.not.equal(token.access_token);
   });
 });

@@ -6,17 +6,17 @@ import { bootTestKernel, type TestKernel } from '../../host/testing';
 
 describe('crm api3 / crm api4', function () {
   this.timeout(60000);
-  let t: TestKernel;
+  let testKernel: TestKernel;
   let run: (name: string, args: string[]) => Promise<unknown>;
   before(async () => {
-    t = await bootTestKernel({
+    testKernel = await bootTestKernel({
       plugins: ['api3', 'api4', 'entity-contact', 'oauth-client'],
       config: { pluginConfig: { users: { firstRun: false } } },
     });
-    const cmds = new Map(((await t.kernel.hooks.run(cliCommands)) as CliCommand[]).map((c) => [c.name, c]));
-    run = async (name, args) => JSON.parse(String(await cmds.get(name)!.run(args, {}, cliContext(t.kernel))));
+    const cmds = new Map(((await testKernel.kernel.hooks.run(cliCommands)) as CliCommand[]).map((c) => [c.name, c]));
+    run = async (name, args) => JSON.parse(String(await cmds.get(name)!.run(args, {}, cliContext(testKernel.kernel))));
   });
-  after(() => t.close());
+  after(() => testKernel.close());
 
   it('creates with APIv4 and reads back with APIv3', async () => {
     const created = (await run('api4', [

@@ -10,15 +10,20 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 describe('generated docs', function () {
   this.timeout(90000);
-  it('docs/hooks.md, actions.md, errors.md, manifest.md, entities.md, config.schema.json and openapi.json match the code (run `npm run docs`)', () => {
+  it('docs/{hooks,actions,errors,manifest,entities}.md, config.schema.json, openapi.json, cli/commands.json match the code', () => {
     const out = mkdtempSync(path.join(tmpdir(), 'crm-docs-'));
-    const r = spawnSync(process.execPath, [path.join(root, 'bin/crm.mjs'), 'docs', '--out', out], {
-      cwd: root,
-      encoding: 'utf8',
-      env: { ...process.env, DATABASE_URL: '', CRM_CONFIG: '' },
-    });
-    expect(r.status, r.stderr).to.equal(0);
-    for (const f of [
+    const commands = path.join(out, 'commands.json');
+    const run = spawnSync(
+      process.execPath,
+      [path.join(root, 'bin/crm.mjs'), 'docs', '--out', out, '--commands', commands],
+      {
+        cwd: root,
+        encoding: 'utf8',
+        env: { ...process.env, DATABASE_URL: '', CRM_CONFIG: '' },
+      },
+    );
+    expect(run.status, run.stderr).to.equal(0);
+    for (const file of [
       'hooks.md',
       'actions.md',
       'errors.md',
@@ -27,9 +32,13 @@ describe('generated docs', function () {
       'config.schema.json',
       'openapi.json',
     ]) {
-      expect(readFileSync(path.join(out, f), 'utf8'), `docs/${f} is stale: run npm run docs`).to.equal(
-        readFileSync(path.join(root, 'docs', f), 'utf8'),
+      expect(readFileSync(path.join(out, file), 'utf8'), `docs/${file} is stale: run npm run docs`).to.equal(
+        readFileSync(path.join(root, 'docs', file), 'utf8'),
       );
     }
+    // What the CLI front answers --help and argument errors from.
+    expect(readFileSync(commands, 'utf8'), 'cli/commands.json is stale: run npm run docs').to.equal(
+      readFileSync(path.join(root, 'cli/commands.json'), 'utf8'),
+    );
   });
 });

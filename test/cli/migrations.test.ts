@@ -91,7 +91,7 @@ describe('crm migrate:make', function () {
   this.timeout(120000);
   let first: string;
   let second: string;
-  let t: TestKernel;
+  let testKernel: TestKernel;
 
   before(async () => {
     first = mkdtempSync(path.join(tmpdir(), 'crm-migrate-1-'));
@@ -103,9 +103,9 @@ describe('crm migrate:make', function () {
     second = mkdtempSync(path.join(tmpdir(), 'crm-migrate-2-'));
     cpSync(first, second, { recursive: true });
     fixture(second, THING_V2);
-    t = await bootTestKernel({ plugins: ['schema-fixture'], pluginDirs: [first], logLevel: 'warn' });
+    testKernel = await bootTestKernel({ plugins: ['schema-fixture'], pluginDirs: [first], logLevel: 'warn' });
   });
-  after(() => t?.close());
+  after(() => testKernel?.close());
 
   it('writes nothing when metadata and snapshots agree (the built-in plugins)', async () => {
     expect(await makeMigrations(discoverPlugins([BUILTIN_PLUGINS_DIR]).found, 'noop')).to.deep.equal([]);
@@ -138,7 +138,7 @@ describe('crm migrate:make', function () {
   });
 
   it('the database the first migration built matches its snapshot', async () => {
-    const actual = await introspectSchema(t.kernel.db, ['crm_thing']);
+    const actual = await introspectSchema(testKernel.kernel.db, ['crm_thing']);
     expect(comparableSnapshot(actual)).to.deep.equal(
       comparableSnapshot(readSnapshot(path.join(first, 'schema-fixture'))),
     );
@@ -165,16 +165,18 @@ describe('crm migrate:make', function () {
     const after = readSnapshot(path.join(second, 'schema-fixture'));
     expect(diffSchemas(before, after)).to.deep.equal(steps);
 
-    await t.kernel.db('crm_thing').insert({ name: 'kept', amount: '12.34' });
-    await applySchemaSteps(t.kernel.db, steps);
-    expect(comparableSnapshot(await introspectSchema(t.kernel.db, ['crm_thing']))).to.deep.equal(
+    await testKernel.kernel.db('crm_thing').insert({ name: 'kept', amount: '12.34' });
+    await applySchemaSteps(testKernel.kernel.db, steps);
+    expect(comparableSnapshot(await introspectSchema(testKernel.kernel.db, ['crm_thing']))).to.deep.equal(
       comparableSnapshot(after),
     );
-    const [row] = (await t.kernel.db('crm_thing').select('name', 'amount', 'note')) as Array<Record<string, unknown>>;
+    const [row] = (await testKernel.kernel.db('crm_thing').select('name', 'amount', 'note')) as Array<
+      Record<string, unknown>
+    >;
     expect(row).to.deep.equal({ name: 'kept', amount: '12.3400', note: 'none' });
 
-    await revertSchemaSteps(t.kernel.db, steps);
-    expect(comparableSnapshot(await introspectSchema(t.kernel.db, ['crm_thing']))).to.deep.equal(
+    await revertSchemaSteps(testKernel.kernel.db, steps);
+    expect(comparableSnapshot(await introspectSchema(testKernel.kernel.db, ['crm_thing']))).to.deep.equal(
       comparableSnapshot(before),
     );
   });

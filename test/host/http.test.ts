@@ -8,20 +8,20 @@ import { bootTestKernel, type TestKernel } from '../../host/testing';
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/plugins');
 
 describe('kernel/http', () => {
-  let t: TestKernel;
+  let testKernel: TestKernel;
   before(async () => {
-    t = await bootTestKernel({ plugins: ['system', 'ok-a'], pluginDirs: [fixtures] });
+    testKernel = await bootTestKernel({ plugins: ['system', 'ok-a'], pluginDirs: [fixtures] });
   });
-  after(() => t.close());
+  after(() => testKernel.close());
 
   it('serves /healthz when the database answers', async () => {
-    const res = await (await t.http()).get('/healthz');
+    const res = await (await testKernel.http()).get('/healthz');
     expect(res.status).to.equal(200);
     expect(res.body).to.deep.equal({ status: 'ok' });
   });
 
   it('gives every response a request id, keeping a well-formed incoming one', async () => {
-    const http = await t.http();
+    const http = await testKernel.http();
     expect((await http.get('/healthz')).headers['x-request-id']).to.match(/^[0-9a-f-]{36}$/);
     expect((await http.get('/healthz').set('X-Request-Id', 'abc-123')).headers['x-request-id']).to.equal('abc-123');
     expect((await http.get('/healthz').set('X-Request-Id', 'spaces and/slashes')).headers['x-request-id']).to.match(
@@ -30,28 +30,33 @@ describe('kernel/http', () => {
   });
 
   it('answers an unknown path with a JSON 404', async () => {
-    const res = await (await t.http()).get('/no/such/path');
+    const res = await (await testKernel.http()).get('/no/such/path');
     expect(res.status).to.equal(404);
     expect(res.body.error.code).to.equal('E_NOT_FOUND');
   });
 
   it('hides an unexpected error from the caller but logs it with the request id', async () => {
-    const res = await (await t.http()).get('/fixture/throw').set('X-Request-Id', 'trace-me');
+    const res = await (await testKernel.http()).get('/fixture/throw').set('X-Request-Id', 'trace-me');
     expect(res.status).to.equal(500);
     expect(res.body).to.deep.equal({ error: { code: 'E_INTERNAL', message: 'Internal error' } });
     expect(res.text).to.not.contain('hunter2');
-    const line = t.logs.find((l) => l.includes('trace-me'));
+    const line = testKernel.logs.find((l) => l.includes('trace-me'));
     expect(line).to.contain('E_INTERNAL').and.contain('hunter2');
   });
 
   it('answers a malformed JSON body with 400, not 500', async () => {
-    const res = await (await t.http()).post('/fixture/echo').set('Content-Type', 'application/json').send('{"a":');
+    const res = await (
+      await testKernel.http()
+    )
+      .post('/fixture/echo')
+      .set('Content-Type', 'application/json')
+      .send('{"a":');
     expect(res.status).to.equal(400);
     expect(res.body.error.code).to.equal('E_BAD_REQUEST');
   });
 
   it('parses urlencoded, JSON and multipart bodies', async () => {
-    const http = await t.http();
+    const http = await testKernel.http();
     expect((await http.post('/fixture/echo').type('form').send('a=1&b=two')).body.body).to.deep.include({
       a: '1',
       b: 'two',
@@ -62,7 +67,7 @@ describe('kernel/http', () => {
 
   it('refuses a multipart file upload with a 4xx instead of storing it', async () => {
     const res = await (
-      await t.http()
+      await testKernel.http()
     )
       .post('/fixture/echo')
       .field('entity', 'Contact')

@@ -79,7 +79,9 @@ export function mutations(secret: string): string[] {
   return [...out];
 }
 
-export async function runBypass(s: Service, fire: Fire): Promise<BypassResult> {
+const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+export async function runBypass(svc: Service, fire: Fire): Promise<BypassResult> {
   const result: BypassResult = { attempts: 0, bypasses: [], controlsFailed: [] };
   const control = async (req: HostileRequest) => {
     const res = await fire(req);
@@ -111,66 +113,66 @@ export async function runBypass(s: Service, fire: Fire): Promise<BypassResult> {
     }) as HostileRequest;
 
   // 1. Credential forms with mutations.
-  const session = await loginSession(s, fire);
-  await control(v4get([['X-Crm-Auth', `Bearer ${s.admin.key}`]], 'control: API key (X-Crm-Auth)'));
-  await control(v4get([['Authorization', `Bearer ${s.admin.key}`]], 'control: API key (Authorization)'));
-  await control(v4authx(`Bearer ${s.admin.key}`, 'control: API key (_authx)'));
-  await control(v4get([['Authorization', `Bearer ${s.jwt}`]], 'control: JWT'));
+  const session = await loginSession(svc, fire);
+  await control(v4get([['X-Crm-Auth', `Bearer ${svc.admin.key}`]], 'control: API key (X-Crm-Auth)'));
+  await control(v4get([['Authorization', `Bearer ${svc.admin.key}`]], 'control: API key (Authorization)'));
+  await control(v4authx(`Bearer ${svc.admin.key}`, 'control: API key (_authx)'));
+  await control(v4get([['Authorization', `Bearer ${svc.jwt}`]], 'control: JWT'));
   await control(
     v4get(
-      [['Authorization', `Basic ${Buffer.from(`${s.admin.username}:${s.admin.password}`).toString('base64')}`]],
+      [['Authorization', `Basic ${Buffer.from(`${svc.admin.username}:${svc.admin.password}`).toString('base64')}`]],
       'control: Basic',
     ),
   );
   for (const ep of ['extern', 'wp'] as const)
-    await control(api3Request(ep, s.admin.key, SITE_KEY, list, `control: key + api_key (${ep})`));
+    await control(api3Request(ep, svc.admin.key, SITE_KEY, list, `control: key + api_key (${ep})`));
   if (session) await control(v4get([['Cookie', `${session.name}=${session.value}`]], 'control: session cookie'));
-  for (const bad of mutations(s.admin.key)) {
-    const b = bad.replace(/[\r\n]/g, '');
-    const safeHeader = /^[\t\x20-\x7e]*$/.test(b);
+  for (const bad of mutations(svc.admin.key)) {
+    const oneLine = bad.replace(/[\r\n]/g, '');
+    const safeHeader = /^[\t\x20-\x7e]*$/.test(oneLine);
     if (safeHeader) {
-      await refused(v4get([['X-Crm-Auth', `Bearer ${b}`]], 'mutated API key (X-Crm-Auth)'));
-      await refused(v4get([['Authorization', `Bearer ${b}`]], 'mutated API key (Authorization)'));
+      await refused(v4get([['X-Crm-Auth', `Bearer ${oneLine}`]], 'mutated API key (X-Crm-Auth)'));
+      await refused(v4get([['Authorization', `Bearer ${oneLine}`]], 'mutated API key (Authorization)'));
     }
-    await refused(v4authx(`Bearer ${b}`, 'mutated API key (_authx)'));
+    await refused(v4authx(`Bearer ${oneLine}`, 'mutated API key (_authx)'));
     for (const ep of ['extern', 'wp'] as const)
-      await refused(api3Request(ep, b, SITE_KEY, list, `mutated api_key (${ep})`));
+      await refused(api3Request(ep, oneLine, SITE_KEY, list, `mutated api_key (${ep})`));
   }
   for (const bad of mutations(SITE_KEY))
     for (const ep of ['extern', 'wp'] as const)
-      await refused(api3Request(ep, s.admin.key, bad, list, `mutated site key (${ep})`));
-  for (const bad of mutations(s.jwt)) {
+      await refused(api3Request(ep, svc.admin.key, bad, list, `mutated site key (${ep})`));
+  for (const bad of mutations(svc.jwt)) {
     if (!/^[\t\x20-\x7e]*$/.test(bad)) continue;
     await refused(v4get([['Authorization', `Bearer ${bad}`]], 'mutated JWT'));
   }
   const now = Math.floor(Date.now() / 1000);
   const forged = [
     await signJwt(
-      { sub: `cid:${s.admin.contactId}`, scope: 'authx', exp: now + 600 },
+      { sub: `cid:${svc.admin.contactId}`, scope: 'authx', exp: now + 600 },
       { alg: 'HS256', kid: 'k1' },
       'wrong-secret-wrong-secret-wrong-secret',
     ),
-    await signJwt({ sub: `cid:${s.admin.contactId}`, scope: 'authx', exp: now - 10 }),
-    await signJwt({ sub: `cid:${s.admin.contactId}`, scope: 'other', exp: now + 600 }),
-    await signJwt({ sub: `cid:${s.admin.contactId}`, scope: 'authx' }),
-    await signJwt({ sub: `cid:${s.admin.contactId}`, scope: 'authx', exp: now + 600 }, { alg: 'HS256', kid: 'nope' }),
-    `${Buffer.from('{"alg":"none","kid":"k1"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub: `cid:${s.admin.contactId}`, scope: 'authx', exp: now + 600 })).toString('base64url')}.`,
+    await signJwt({ sub: `cid:${svc.admin.contactId}`, scope: 'authx', exp: now - 10 }),
+    await signJwt({ sub: `cid:${svc.admin.contactId}`, scope: 'other', exp: now + 600 }),
+    await signJwt({ sub: `cid:${svc.admin.contactId}`, scope: 'authx' }),
+    await signJwt({ sub: `cid:${svc.admin.contactId}`, scope: 'authx', exp: now + 600 }, { alg: 'HS256', kid: 'nope' }),
+    `${b64({ alg: 'none', kid: 'k1' })}.${b64({ sub: `cid:${svc.admin.contactId}`, scope: 'authx', exp: now + 600 })}.`,
     // The admin's token with the subject swapped and the signature kept.
     (() => {
-      const [h, , sig] = s.jwt.split('.');
-      return `${h}.${Buffer.from(JSON.stringify({ sub: `cid:${s.admin.contactId}`, scope: 'authx', exp: now + 99999 })).toString('base64url')}.${sig}`;
+      const [header, , sig] = svc.jwt.split('.');
+      return `${header}.${b64({ sub: `cid:${svc.admin.contactId}`, scope: 'authx', exp: now + 99999 })}.${sig}`;
     })(),
   ];
-  for (const f of forged) await refused(v4get([['Authorization', `Bearer ${f}`]], 'forged JWT'));
-  for (const [u, p] of [
-    [s.admin.username, s.admin.password + 'x'],
-    [s.admin.username, ''],
-    [s.admin.username.toUpperCase(), s.admin.password.toLowerCase()],
-    [`${s.admin.username}\u0000`, s.admin.password],
-    ['', s.admin.password],
-    [s.nobody.username, s.admin.password],
+  for (const token of forged) await refused(v4get([['Authorization', `Bearer ${token}`]], 'forged JWT'));
+  for (const [username, password] of [
+    [svc.admin.username, svc.admin.password + 'x'],
+    [svc.admin.username, ''],
+    [svc.admin.username.toUpperCase(), svc.admin.password.toLowerCase()],
+    [`${svc.admin.username}\u0000`, svc.admin.password],
+    ['', svc.admin.password],
+    [svc.nobody.username, svc.admin.password],
   ]) {
-    const basic = Buffer.from(`${u}:${p}`).toString('base64');
+    const basic = Buffer.from(`${username}:${password}`).toString('base64');
     await refused(v4get([['Authorization', `Basic ${basic}`]], 'mutated Basic credential'));
   }
   if (session) {
@@ -182,30 +184,30 @@ export async function runBypass(s: Service, fire: Fire): Promise<BypassResult> {
 
   const credentialAttempts = result.attempts;
   // 2. A role-less user on every entity × action of both versions (the action catalogue).
-  const registry = s.t.kernel.container.resolve<EntityRegistry>('entities');
-  const identity = s.t.kernel.container.resolve<IdentityStore>('identity');
-  const user = await s.t.kernel.db('crm_user').where({ username: s.nobody.username }).first();
-  const perms = await identity.permissionsFor(s.t.kernel.db, user.id);
-  const nobodyV4: Array<[string, string]> = [['X-Crm-Auth', `Bearer ${s.nobody.key}`], xrw];
-  const catalogue = s.t.kernel.actions.list();
+  const registry = svc.t.kernel.container.resolve<EntityRegistry>('entities');
+  const identity = svc.t.kernel.container.resolve<IdentityStore>('identity');
+  const user = await svc.t.kernel.db('crm_user').where({ username: svc.nobody.username }).first();
+  const perms = await identity.permissionsFor(svc.t.kernel.db, user.id);
+  const nobodyV4: Array<[string, string]> = [['X-Crm-Auth', `Bearer ${svc.nobody.key}`], xrw];
+  const catalogue = svc.t.kernel.actions.list();
   const entities = new Set(catalogue.map((a) => `${a.version}:${a.entity}`));
-  const probe = { id: s.other.contactId, contact_id: s.other.contactId, email: 'n@example.org', first_name: 'x' };
-  for (const a of catalogue) {
+  const probe = { id: svc.other.contactId, contact_id: svc.other.contactId, email: 'n@example.org', first_name: 'x' };
+  for (const listed of catalogue) {
     const perm =
-      typeof a.permission === 'function'
-        ? a.permission(a.version === 4 ? { values: probe } : probe, a.entity)
-        : a.version === 4 && a.generic
-          ? v4Permission(registry, a.entity, a.action)
-          : a.permission;
+      typeof listed.permission === 'function'
+        ? listed.permission(listed.version === 4 ? { values: probe } : probe, listed.entity)
+        : listed.version === 4 && listed.generic
+          ? v4Permission(registry, listed.entity, listed.action)
+          : listed.permission;
     if (holds(perm, perms)) continue;
-    if (a.version === 4)
+    if (listed.version === 4)
       await refused(
         api4Request(
           nobodyV4,
-          a.entity,
-          a.action,
+          listed.entity,
+          listed.action,
           { values: probe, where: [['id', '>', 0]], records: [probe] },
-          `role-less APIv4 ${a.entity}.${a.action}`,
+          `role-less APIv4 ${listed.entity}.${listed.action}`,
         ),
         'no-success',
       );
@@ -213,25 +215,26 @@ export async function runBypass(s: Service, fire: Fire): Promise<BypassResult> {
       await refused(
         api3Request(
           'extern',
-          s.nobody.key,
+          svc.nobody.key,
           SITE_KEY,
-          { entity: a.entity, action: a.action, json: JSON.stringify(probe) },
-          `role-less APIv3 ${a.entity}.${a.action}`,
+          { entity: listed.entity, action: listed.action, json: JSON.stringify(probe) },
+          `role-less APIv3 ${listed.entity}.${listed.action}`,
         ),
         'no-success',
       );
   }
   console.log(
-    `hostile: bypass: ${credentialAttempts} mutated credentials, ${result.attempts - credentialAttempts} role-less calls over ${entities.size} entities of both versions`,
+    `hostile: bypass: ${credentialAttempts} mutated credentials, ` +
+      `${result.attempts - credentialAttempts} role-less calls over ${entities.size} entities of both versions`,
   );
   // 3. Contact ACL: the self-only user never sees the other contact's marker, and cannot change it.
-  const selfV4: Array<[string, string]> = [['X-Crm-Auth', `Bearer ${s.selfie.key}`], xrw];
-  const other = s.other.contactId;
+  const selfV4: Array<[string, string]> = [['X-Crm-Auth', `Bearer ${svc.selfie.key}`], xrw];
+  const other = svc.other.contactId;
   await control(
     api4Request(selfV4, 'Contact', 'get', { select: ['id'] }, 'control: the self-only user reads their contact'),
   );
-  const rowBefore = await s.t.kernel.db('crm_contact').where({ id: other }).first();
-  const emailsBefore = await s.t.kernel.db('crm_email').where({ contact_id: other }).orderBy('id');
+  const rowBefore = await svc.t.kernel.db('crm_contact').where({ id: other }).first();
+  const emailsBefore = await svc.t.kernel.db('crm_email').where({ contact_id: other }).orderBy('id');
   const sees = async (req: HostileRequest) => {
     result.attempts++;
     const res = await fire(req);
@@ -243,7 +246,13 @@ export async function runBypass(s: Service, fire: Fire): Promise<BypassResult> {
   };
   const v3 = (params: Obj, label: string, action = 'get', entity = 'Contact') =>
     (['ajax', 'extern', 'wp'] as const).map((ep) =>
-      api3Request(ep, s.selfie.key, SITE_KEY, { entity, action, json: JSON.stringify(params) }, `ACL ${label} (${ep})`),
+      api3Request(
+        ep,
+        svc.selfie.key,
+        SITE_KEY,
+        { entity, action, json: JSON.stringify(params) },
+        `ACL ${label} (${ep})`,
+      ),
     );
   for (const req of [
     ...v3({}, 'Contact.get'),
@@ -263,7 +272,7 @@ export async function runBypass(s: Service, fire: Fire): Promise<BypassResult> {
     ),
     ...v3({ id: other, first_name: 'Mallory' }, 'Contact.create over other', 'create'),
     ...v3({ contact_id: other, email: `${MARKER}2@example.org` }, 'Email.create on other', 'create', 'Email'),
-    ...v3({ id: s.other.emailId }, 'Email.delete other', 'delete', 'Email'),
+    ...v3({ id: svc.other.emailId }, 'Email.delete other', 'delete', 'Email'),
     api4Request(selfV4, 'Contact', 'get', { select: ['*'] }, 'ACL APIv4 Contact.get'),
     api4Request(selfV4, 'Contact', 'get', { select: ['row_count'] }, 'ACL APIv4 Contact count'),
     api4Request(
@@ -315,11 +324,11 @@ export async function runBypass(s: Service, fire: Fire): Promise<BypassResult> {
       { values: { contact_id: other, email: `${MARKER}3@example.org` } },
       'ACL APIv4 Email.create on other',
     ),
-    api4Request(selfV4, 'Email', 'delete', { where: [['id', '=', s.other.emailId]] }, 'ACL APIv4 Email.delete other'),
+    api4Request(selfV4, 'Email', 'delete', { where: [['id', '=', svc.other.emailId]] }, 'ACL APIv4 Email.delete other'),
   ])
     await sees(req);
-  const row = await s.t.kernel.db('crm_contact').where({ id: other }).first();
-  const emails = await s.t.kernel.db('crm_email').where({ contact_id: other }).orderBy('id');
+  const row = await svc.t.kernel.db('crm_contact').where({ id: other }).first();
+  const emails = await svc.t.kernel.db('crm_email').where({ contact_id: other }).orderBy('id');
   result.attempts++;
   if (JSON.stringify(row) !== JSON.stringify(rowBefore) || JSON.stringify(emails) !== JSON.stringify(emailsBefore))
     result.bypasses.push({
@@ -334,35 +343,35 @@ function v4Permission(registry: EntityRegistry, entity: string, action: string):
   const own =
     registry.find(entity)?.permissions?.[action.toLowerCase()] ?? registry.find(entity)?.permissions?.[action];
   if (own !== undefined) return own;
-  const p = (a: string) => permissionFor(registry, entity, a);
+  const perm = (name: string) => permissionFor(registry, entity, name);
   switch (action.toLowerCase()) {
     case 'save':
-      return { allOf: [p('create'), p('update')] };
+      return { allOf: [perm('create'), perm('update')] };
     case 'replace':
-      return { allOf: [p('create'), p('update'), p('delete')] };
+      return { allOf: [perm('create'), perm('update'), perm('delete')] };
     case 'checkaccess':
       return 'public';
     default:
-      return p(action);
+      return perm(action);
   }
 }
 
 /** Logs in through the form and returns the session cookie (for the cookie mutations). */
-async function loginSession(s: Service, fire: Fire): Promise<{ name: string; value: string } | undefined> {
+async function loginSession(svc: Service, fire: Fire): Promise<{ name: string; value: string } | undefined> {
   const res = await fire({
     method: 'POST',
     path: '/crm/login',
     headers: [['Content-Type', 'application/x-www-form-urlencoded']],
-    body: `username=${encodeURIComponent(s.admin.username)}&password=${encodeURIComponent(s.admin.password)}`,
+    body: `username=${encodeURIComponent(svc.admin.username)}&password=${encodeURIComponent(svc.admin.password)}`,
     binding: 'page',
     label: 'setup: login',
   });
   const set = ([] as string[]).concat(res?.headers['set-cookie'] ?? []);
-  for (const c of set) {
-    const m = /^([^=]+)=([^;]+)/.exec(c);
-    if (m && m[2] && !/pre/i.test(m[1])) {
-      s.secrets.set('admin session cookie', m[2]);
-      return { name: m[1], value: m[2] };
+  for (const cookie of set) {
+    const match = /^([^=]+)=([^;]+)/.exec(cookie);
+    if (match && match[2] && !/pre/i.test(match[1])) {
+      svc.secrets.set('admin session cookie', match[2]);
+      return { name: match[1], value: match[2] };
     }
   }
   return undefined;

@@ -74,23 +74,23 @@ export function describe(req: HostileRequest): string {
 }
 
 function requestText(req: HostileRequest): string {
-  let t = req.path;
+  let text = req.path;
   try {
-    t += '\n' + decodeURIComponent(req.path.replace(/\+/g, ' '));
+    text += '\n' + decodeURIComponent(req.path.replace(/\+/g, ' '));
   } catch {
     // not decodable: the raw text is enough
   }
-  for (const [k, v] of req.headers ?? []) t += `\n${k}: ${v}`;
+  for (const [name, value] of req.headers ?? []) text += `\n${name}: ${value}`;
   if (req.body !== undefined) {
     const body = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : req.body;
-    t += '\n' + body;
+    text += '\n' + body;
     try {
-      t += '\n' + decodeURIComponent(body.replace(/\+/g, ' '));
+      text += '\n' + decodeURIComponent(body.replace(/\+/g, ' '));
     } catch {
       // not form-encoded text
     }
   }
-  return t;
+  return text;
 }
 
 function internalsIn(text: string, sent: string): string | undefined {
@@ -130,30 +130,31 @@ function envelopeProblem(req: HostileRequest, res: HostileResponse): string | un
       if (authxRefusal(res)) return undefined;
       if (/xml/.test(type)) return undefined; // judged by the XML check
       if (!/json|javascript/.test(type)) return `content-type ${type} (status ${res.status})`;
-      const v = json(res.text);
-      if (v === undefined) return 'JSON that does not parse';
+      const body = json(res.text);
+      if (body === undefined) return 'JSON that does not parse';
       if (res.status >= 400) {
-        if (isObj(v) && (v.is_error === 1 || (req.binding === 'api3wp' && typeof v.code === 'string')))
+        if (isObj(body) && (body.is_error === 1 || (req.binding === 'api3wp' && typeof body.code === 'string')))
           return undefined;
         return `status ${res.status} without an APIv3 error envelope`;
       }
-      if (isObj(v) && 'error' in v && isObj(v.error) && !('is_error' in v)) return 'generic {"error":…} body';
+      if (isObj(body) && 'error' in body && isObj(body.error) && !('is_error' in body))
+        return 'generic {"error":…} body';
       return undefined;
     }
     case 'api4': {
       if (authxRefusal(res)) return undefined;
       // legacy-keys' refusal is the reference's FATAL JSON (text/javascript) on every route it serves.
       if (!/json|javascript/.test(type)) return `content-type ${type} (status ${res.status})`;
-      const v = json(res.text);
-      if (v === undefined) return 'JSON that does not parse';
+      const body = json(res.text);
+      if (body === undefined) return 'JSON that does not parse';
       if (res.status >= 400) {
-        if (isObj(v) && 'error_message' in v) return undefined;
+        if (isObj(body) && 'error_message' in body) return undefined;
         // The multi-call end-point: one answer per call key, the failing ones in the error shape.
-        if (isObj(v) && Object.values(v).every((x) => isObj(x) && ('error_message' in x || 'values' in x)))
+        if (isObj(body) && Object.values(body).every((x) => isObj(x) && ('error_message' in x || 'values' in x)))
           return undefined;
         return `status ${res.status} without the APIv4 error shape`;
       }
-      if (isObj(v) && 'error' in v && isObj(v.error)) return 'generic {"error":…} body';
+      if (isObj(body) && 'error' in body && isObj(body.error)) return 'generic {"error":…} body';
       return undefined;
     }
     case 'authx': {
@@ -189,8 +190,8 @@ export class Judge {
   }
 
   judge(req: HostileRequest, res: HostileResponse): void {
-    const f = this.figures;
-    f.requests++;
+    const figures = this.figures;
+    figures.requests++;
     const sent = requestText(req);
     this.answers.push({
       sent,
@@ -201,29 +202,29 @@ export class Judge {
       (req.method === 'POST' && req.path.startsWith('/crm/login')) ||
       (req.headers ?? []).some(([k, v]) => /^authorization$/i.test(k) && /^basic /i.test(v));
     if (password) this.slowestPassword = Math.max(this.slowestPassword, res.ms);
-    else if (res.ms > f.slowestMs) {
-      f.slowestMs = res.ms;
-      f.slowest = describe(req);
+    else if (res.ms > figures.slowestMs) {
+      figures.slowestMs = res.ms;
+      figures.slowest = describe(req);
     }
     if (res.status >= 500) {
-      f.serverErrors++;
+      figures.serverErrors++;
       this.note('5xx', req, `${res.status} ${res.text.slice(0, 300)}`);
     }
     const leaked = internalsIn(res.text, sent) ?? internalsIn(JSON.stringify(res.headers), sent);
     if (leaked) {
-      f.internals++;
+      figures.internals++;
       this.note('internals', req, `${JSON.stringify(leaked)} in ${res.text.slice(0, 300)}`);
     }
     const env = envelopeProblem(req, res);
     if (env) {
-      f.offEnvelope++;
+      figures.offEnvelope++;
       this.note('off-envelope', req, `${env}: ${res.text.slice(0, 200)}`);
     }
     if (/xml/.test(String(res.headers['content-type'] ?? '')) && req.method !== 'HEAD') {
-      const p = xmlProblem(res.text);
-      if (p) {
-        f.badXml++;
-        this.note('bad XML', req, `${p}: ${res.text.slice(0, 300)}`);
+      const problem = xmlProblem(res.text);
+      if (problem) {
+        figures.badXml++;
+        this.note('bad XML', req, `${problem}: ${res.text.slice(0, 300)}`);
       }
     }
   }

@@ -49,12 +49,12 @@ export function send(base: string, req: HostileRequest, timeoutMs = 30000): Prom
     const body = req.body === undefined ? undefined : Buffer.isBuffer(req.body) ? req.body : Buffer.from(req.body);
     // Repeated names are joined, as a proxy would; Content-Length is always the body's.
     const headers: Record<string, string> = {};
-    for (const [k, v] of req.headers ?? []) {
-      const name = k.toLowerCase();
-      headers[name] = name in headers ? `${headers[name]}, ${v}` : v;
+    for (const [rawName, value] of req.headers ?? []) {
+      const name = rawName.toLowerCase();
+      headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
     }
     if (body) headers['content-length'] = String(body.length);
-    const r = http.request(
+    const request = http.request(
       {
         host: url.hostname,
         port: url.port,
@@ -81,10 +81,10 @@ export function send(base: string, req: HostileRequest, timeoutMs = 30000): Prom
         });
       },
     );
-    r.setTimeout(timeoutMs, () => r.destroy(new Error(`timeout after ${timeoutMs} ms`)));
-    r.on('error', reject);
-    if (body) r.write(body);
-    r.end();
+    request.setTimeout(timeoutMs, () => request.destroy(new Error(`timeout after ${timeoutMs} ms`)));
+    request.on('error', reject);
+    if (body) request.write(body);
+    request.end();
   });
 }
 

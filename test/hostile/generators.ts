@@ -24,21 +24,20 @@ export interface RouteInfo {
 }
 
 /** encodeURIComponent that also encodes lone surrogates (as their WTF-8 bytes: invalid UTF-8 on purpose). */
-export function enc(v: string): string {
-  return v
-    .replace(/[\uD800-\uDFFF]/g, (c, i: number) => {
-      const code = c.charCodeAt(0);
-      const pairHigh = code < 0xdc00 && /[\uDC00-\uDFFF]/.test(v[i + 1] ?? '');
-      const pairLow = code >= 0xdc00 && /[\uD800-\uDBFF]/.test(v[i - 1] ?? '');
-      if (pairHigh || pairLow) return c;
+export function enc(text: string): string {
+  const wtf8 = (code: number) =>
+    `%${(0xe0 | (code >> 12)).toString(16)}%${(0x80 | ((code >> 6) & 0x3f)).toString(16)}` +
+    `%${(0x80 | (code & 0x3f)).toString(16)}`;
+  return text
+    .replace(/[\uD800-\uDFFF]/g, (unit, i: number) => {
+      const code = unit.charCodeAt(0);
+      const pairHigh = code < 0xdc00 && /[\uDC00-\uDFFF]/.test(text[i + 1] ?? '');
+      const pairLow = code >= 0xdc00 && /[\uD800-\uDBFF]/.test(text[i - 1] ?? '');
+      if (pairHigh || pairLow) return unit;
       return `\u0000LONE${code.toString(16)}\u0000`;
     })
     .split(/\u0000LONE([0-9a-f]{4})\u0000/)
-    .map((part, i) =>
-      i % 2
-        ? `%${(0xe0 | (parseInt(part, 16) >> 12)).toString(16)}%${(0x80 | ((parseInt(part, 16) >> 6) & 0x3f)).toString(16)}%${(0x80 | (parseInt(part, 16) & 0x3f)).toString(16)}`
-        : encodeURIComponent(part),
-    )
+    .map((part, i) => (i % 2 ? wtf8(parseInt(part, 16)) : encodeURIComponent(part)))
     .join('');
 }
 
@@ -336,18 +335,18 @@ function qs(ps: Array<[string, string]>): string {
 function credentialFor(
   binding: Binding,
   who: 'admin' | 'selfie' | 'nobody' | 'none',
-  c: Credentials,
+  creds: Credentials,
 ): {
   headers: Array<[string, string]>;
   params: Array<[string, string]>;
 } {
-  const key = who === 'admin' ? c.adminKey : who === 'selfie' ? c.selfieKey : c.nobodyKey;
+  const key = who === 'admin' ? creds.adminKey : who === 'selfie' ? creds.selfieKey : creds.nobodyKey;
   if (who === 'none') return { headers: [], params: [] };
   if (binding === 'api3' || binding === 'api3wp')
     return {
       headers: [['X-Crm-Auth', `Bearer ${key}`]],
       params: [
-        ['key', c.siteKey],
+        ['key', creds.siteKey],
         ['api_key', key],
       ],
     };
@@ -370,9 +369,9 @@ const who = fc.constantFrom<'admin' | 'selfie' | 'nobody' | 'none'>(
 );
 
 /** A JSON text: valid, malformed, or deeply nested. */
-function jsonText(v: fc.Arbitrary<unknown>): fc.Arbitrary<string> {
+function jsonText(values: fc.Arbitrary<unknown>): fc.Arbitrary<string> {
   return fc.oneof(
-    { weight: 8, arbitrary: v.map((x) => JSON.stringify(x) ?? 'null') },
+    { weight: 8, arbitrary: values.map((x) => JSON.stringify(x) ?? 'null') },
     {
       weight: 1,
       arbitrary: fc.constantFrom(
@@ -401,7 +400,7 @@ function routesOf(routes: RouteInfo[], binding: Binding): RouteInfo[] {
   return routes.filter((r) => r.binding === binding);
 }
 
-export function requestArbitrary(routes: RouteInfo[], c: Credentials): fc.Arbitrary<HostileRequest> {
+export function requestArbitrary(routes: RouteInfo[], creds: Credentials): fc.Arbitrary<HostileRequest> {
   const api3Routes = routes.filter((r) => r.binding === 'api3' || r.binding === 'api3wp');
   const api4Single = routesOf(routes, 'api4').filter((r) => r.path.includes(':entity'));
   const api4Multi = routesOf(routes, 'api4').filter((r) => !r.path.includes(':entity'));
@@ -422,7 +421,7 @@ export function requestArbitrary(routes: RouteInfo[], c: Credentials): fc.Arbitr
       bodyType: fc.constantFrom('form', 'json', 'multipart', 'none'),
     })
     .map((r): HostileRequest => {
-      const cred = credentialFor(r.route.binding, r.who, c);
+      const cred = credentialFor(r.route.binding, r.who, creds);
       const ps: Array<[string, string]> = [['entity', r.entity], ['action', r.action], ...cred.params];
       if (r.style !== 'pairs') ps.push(['json', r.text]);
       else if (!r.xml) ps.push(['json', '1']);
@@ -444,7 +443,7 @@ export function requestArbitrary(routes: RouteInfo[], c: Credentials): fc.Arbitr
       bodyType: fc.constantFrom('form', 'json', 'multipart'),
     })
     .map((r): HostileRequest => {
-      const cred = credentialFor('api4', r.who, c);
+      const cred = credentialFor('api4', r.who, creds);
       const path = r.route.path.replace(':entity', enc(r.entity)).replace(':action', enc(r.action));
       const ps: Array<[string, string]> = [['params', r.text], ...r.extra.slice(0, 2)];
       return build({ ...r.route, path }, r.method, ps, cred.headers, r.bodyType, 'api4 single', false);
@@ -463,7 +462,7 @@ export function requestArbitrary(routes: RouteInfo[], c: Credentials): fc.Arbitr
       raw: fc.option(jsonText(value), { nil: undefined }),
     })
     .map((r): HostileRequest => {
-      const cred = credentialFor('api4', r.who, c);
+      const cred = credentialFor('api4', r.who, creds);
       const ps: Array<[string, string]> = [['calls', r.raw ?? JSON.stringify(r.calls)]];
       return build(r.route, r.method, ps, cred.headers, 'form', 'api4 multi', false);
     });
@@ -503,7 +502,7 @@ export function requestArbitrary(routes: RouteInfo[], c: Credentials): fc.Arbitr
     { weight: 4, arbitrary: api4 },
     { weight: 1, arbitrary: api4m },
     { weight: 2, arbitrary: page },
-    { weight: 2, arbitrary: transportAbuse(routes, c) },
+    { weight: 2, arbitrary: transportAbuse(routes, creds) },
   );
 }
 
@@ -533,7 +532,7 @@ function build(
     return { ...base, method, path: `${route.path}?${qs(ps)}` };
   if (bodyType === 'json') {
     const obj: Obj = {};
-    for (const [k, v] of ps) obj[k] = v;
+    for (const [name, value] of ps) obj[name] = value;
     base.headers.push(['Content-Type', 'application/json']);
     return { ...base, method, path: route.path, body: JSON.stringify(obj) };
   }
@@ -546,10 +545,10 @@ function build(
 }
 
 /** Odd methods, encodings, content types, huge bodies and parameter counts, invalid UTF-8. */
-function transportAbuse(routes: RouteInfo[], c: Credentials): fc.Arbitrary<HostileRequest> {
-  const concrete = routes.map((r) => ({
-    ...r,
-    path: r.path.replace(':entity', 'Contact').replace(':action', 'get').replace(':file', 'app.js'),
+function transportAbuse(routes: RouteInfo[], creds: Credentials): fc.Arbitrary<HostileRequest> {
+  const concrete = routes.map((route) => ({
+    ...route,
+    path: route.path.replace(':entity', 'Contact').replace(':action', 'get').replace(':file', 'app.js'),
   }));
   return fc
     .record({
@@ -578,31 +577,31 @@ function transportAbuse(routes: RouteInfo[], c: Credentials): fc.Arbitrary<Hosti
       ),
       admin: fc.boolean(),
     })
-    .map((r): HostileRequest => {
-      const headers: Array<[string, string]> = r.admin
+    .map((drawn): HostileRequest => {
+      const headers: Array<[string, string]> = drawn.admin
         ? [
-            ['X-Crm-Auth', `Bearer ${c.adminKey}`],
+            ['X-Crm-Auth', `Bearer ${creds.adminKey}`],
             ['X-Requested-With', 'XMLHttpRequest'],
           ]
         : [];
       const req: HostileRequest = {
-        method: r.method,
-        path: r.route.path,
+        method: drawn.method,
+        path: drawn.route.path,
         headers,
-        binding: r.route.binding,
-        label: `transport ${r.kind}`,
+        binding: drawn.route.binding,
+        label: `transport ${drawn.kind}`,
       };
       const form = (s: string) => {
         headers.push(['Content-Type', 'application/x-www-form-urlencoded']);
         req.body = s;
       };
       const api = 'entity=Contact&action=get&json=1';
-      switch (r.kind) {
+      switch (drawn.kind) {
         case 'gzip':
         case 'deflate':
         case 'br':
         case 'weird-encoding':
-          headers.push(['Content-Encoding', r.kind === 'weird-encoding' ? 'x-zork, gzip' : r.kind]);
+          headers.push(['Content-Encoding', drawn.kind === 'weird-encoding' ? 'x-zork, gzip' : drawn.kind]);
           form(api);
           break;
         case 'multipart-no-boundary':
@@ -616,7 +615,8 @@ function transportAbuse(routes: RouteInfo[], c: Credentials): fc.Arbitrary<Hosti
         case 'multipart-file':
           headers.push(['Content-Type', 'multipart/form-data; boundary=abc']);
           req.body =
-            '--abc\r\nContent-Disposition: form-data; name="f"; filename="x.php"\r\nContent-Type: text/plain\r\n\r\n<?php ?>\r\n--abc--\r\n';
+            '--abc\r\nContent-Disposition: form-data; name="f"; filename="x.php"\r\n' +
+            'Content-Type: text/plain\r\n\r\n<?php ?>\r\n--abc--\r\n';
           break;
         case 'json-broken':
           headers.push(['Content-Type', 'application/json']);

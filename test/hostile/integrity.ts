@@ -46,11 +46,13 @@ export async function integrityProblems(db: Knex): Promise<string[]> {
       where table_schema = current_schema() and column_name = 'contact_id'`,
   );
   for (const { table_name } of cols.rows as Array<{ table_name: string }>) {
-    const r = await db.raw(
-      `select count(*) as n from ?? t where t.contact_id is not null and not exists (select 1 from crm_contact c where c.id = t.contact_id)`,
+    const orphans = await db.raw(
+      `select count(*) as n from ?? t where t.contact_id is not null
+         and not exists (select 1 from crm_contact c where c.id = t.contact_id)`,
       [table_name],
     );
-    if (Number(r.rows[0].n)) problems.push(`${r.rows[0].n} row(s) of ${table_name} point at a missing contact`);
+    if (Number(orphans.rows[0].n))
+      problems.push(`${orphans.rows[0].n} row(s) of ${table_name} point at a missing contact`);
   }
   const half = await db.raw(
     `select count(*) as n from crm_contact where contact_type is null or display_name is null or created_date is null`,

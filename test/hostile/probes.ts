@@ -20,9 +20,9 @@ const form = (o: Record<string, string>) =>
     .map(([k, v]) => `${enc(k)}=${enc(v)}`)
     .join('&');
 
-export function adminHeaders(s: Service): Array<[string, string]> {
+export function adminHeaders(svc: Service): Array<[string, string]> {
   return [
-    ['X-Crm-Auth', `Bearer ${s.admin.key}`],
+    ['X-Crm-Auth', `Bearer ${svc.admin.key}`],
     ['X-Requested-With', 'XMLHttpRequest'],
   ];
 }
@@ -78,10 +78,10 @@ export async function signJwt(claims: Obj, header: Obj = { alg: 'HS256', kid: 'k
 }
 
 /** The cases issue 17 lists, as requests (each is judged like any other). */
-export async function knownCases(s: Service): Promise<HostileRequest[]> {
+export async function knownCases(svc: Service): Promise<HostileRequest[]> {
   const out: HostileRequest[] = [];
-  const key = s.admin.key;
-  const h = adminHeaders(s);
+  const key = svc.admin.key;
+  const admin = adminHeaders(svc);
   for (const ep of ['ajax', 'extern', 'wp'] as const) {
     out.push(
       api3Request(
@@ -91,7 +91,7 @@ export async function knownCases(s: Service): Promise<HostileRequest[]> {
         {
           entity: 'Contact',
           action: 'get',
-          json: JSON.stringify({ id: s.admin.contactId, 'api.Email.create': { email: 'over-get@example.org' } }),
+          json: JSON.stringify({ id: svc.admin.contactId, 'api.Email.create': { email: 'over-get@example.org' } }),
         },
         'known: chained write over GET',
         'GET',
@@ -114,7 +114,7 @@ export async function knownCases(s: Service): Promise<HostileRequest[]> {
         ep,
         key,
         SITE_KEY,
-        { entity: 'Contact', action: 'get', json: JSON.stringify({ id: s.admin.contactId, ...chains }) },
+        { entity: 'Contact', action: 'get', json: JSON.stringify({ id: svc.admin.contactId, ...chains }) },
         'known: 5,000 chains',
       ),
     );
@@ -154,13 +154,13 @@ export async function knownCases(s: Service): Promise<HostileRequest[]> {
           `known: field name ${name}`,
         ),
       );
-    const p = ep === 'ajax' ? '/crm/ajax/rest' : ep === 'extern' ? EXTERN : '/wp-json/crm/v3/rest';
+    const endpointPath = ep === 'ajax' ? '/crm/ajax/rest' : ep === 'extern' ? EXTERN : '/wp-json/crm/v3/rest';
     const cred = ep === 'ajax' ? '' : `&key=${enc(SITE_KEY)}&api_key=${key}`;
     const auth: Array<[string, string]> = ep === 'ajax' ? [['X-Crm-Auth', `Bearer ${key}`]] : [];
     const binding = ep === 'wp' ? 'api3wp' : 'api3';
     out.push({
       method: 'POST',
-      path: p,
+      path: endpointPath,
       headers: [...auth, ['Content-Type', 'application/x-www-form-urlencoded'], ['Content-Encoding', 'gzip']],
       body: `entity=Contact&action=get&json=1${cred}`,
       binding,
@@ -168,7 +168,7 @@ export async function knownCases(s: Service): Promise<HostileRequest[]> {
     });
     out.push({
       method: 'POST',
-      path: `${p}?entity=Contact&action=get&json=1${cred}`,
+      path: `${endpointPath}?entity=Contact&action=get&json=1${cred}`,
       headers: [...auth, ['Content-Type', 'multipart/form-data']],
       body: '--x\r\n\r\n',
       binding,
@@ -176,7 +176,7 @@ export async function knownCases(s: Service): Promise<HostileRequest[]> {
     });
     out.push({
       method: 'POST',
-      path: `${p}?entity=Contact&action=get&json=1${cred}`,
+      path: `${endpointPath}?entity=Contact&action=get&json=1${cred}`,
       headers: [...auth, ['Content-Type', 'application/x-www-form-urlencoded']],
       body: `json=1&pad=${'x'.repeat(3 * 1024 * 1024)}`,
       binding,
@@ -184,7 +184,7 @@ export async function knownCases(s: Service): Promise<HostileRequest[]> {
     });
     out.push({
       method: 'POST',
-      path: `${p}?entity=Contact&action=get&json=1${cred}`,
+      path: `${endpointPath}?entity=Contact&action=get&json=1${cred}`,
       headers: [...auth, ['Content-Type', 'application/json']],
       body: '{"entity":',
       binding,
@@ -193,7 +193,7 @@ export async function knownCases(s: Service): Promise<HostileRequest[]> {
     for (const method of ['PUT', 'DELETE', 'PATCH', 'FOO'])
       out.push({
         method,
-        path: `${p}?entity=Contact&action=get&json=1${cred}`,
+        path: `${endpointPath}?entity=Contact&action=get&json=1${cred}`,
         headers: auth,
         binding,
         label: `known: unsupported method ${method}`,
@@ -202,7 +202,7 @@ export async function knownCases(s: Service): Promise<HostileRequest[]> {
   // APIv4
   out.push(
     api4Request(
-      h,
+      admin,
       'Contact',
       'get',
       { where: [['id', 'IN', Array.from({ length: 70000 }, (_, i) => i)]] },
@@ -212,7 +212,7 @@ export async function knownCases(s: Service): Promise<HostileRequest[]> {
   out.push({
     method: 'POST',
     path: '/crm/ajax/api4/Contact/get',
-    headers: [...h, ['Content-Type', 'application/x-www-form-urlencoded']],
+    headers: [...admin, ['Content-Type', 'application/x-www-form-urlencoded']],
     body: form({ params: `{"where":${nested(5000, '[', ']')}}` }),
     binding: 'api4',
     label: 'known: 5,000 levels of nesting (APIv4)',
@@ -220,18 +220,18 @@ export async function knownCases(s: Service): Promise<HostileRequest[]> {
   out.push({
     method: 'POST',
     path: '/crm/ajax/api4/Contact/get',
-    headers: [...h, ['Content-Type', 'application/json']],
+    headers: [...admin, ['Content-Type', 'application/json']],
     body: nested(5000),
     binding: 'api4',
     label: 'known: 5,000 levels of nesting (APIv4 JSON body)',
   });
   out.push(
     api4Request(
-      h,
+      admin,
       'Contact',
       'get',
       {
-        where: [['id', '=', s.admin.contactId]],
+        where: [['id', '=', svc.admin.contactId]],
         chain: { e: ['Email', 'create', { values: { email: 'v4get@example.org' } }] },
       },
       'known: APIv4 chained write over GET',
@@ -241,19 +241,19 @@ export async function knownCases(s: Service): Promise<HostileRequest[]> {
   for (const name of ['constructor', 'toString', '__proto__'])
     out.push(
       api4Request(
-        h,
+        admin,
         'Contact',
         'get',
         { select: [name], where: [[name, '=', 1]], orderBy: { [name]: 'ASC' } },
         `known: APIv4 field ${name}`,
       ),
     );
-  out.push(api4Request(h, 'Contact', 'get', { limit: 1, index: 'constructor' }, 'known: APIv4 index constructor'));
+  out.push(api4Request(admin, 'Contact', 'get', { limit: 1, index: 'constructor' }, 'known: APIv4 index constructor'));
   for (const method of ['PUT', 'DELETE', 'PATCH'])
     out.push({
       method,
       path: '/crm/ajax/api4/Contact/get',
-      headers: h,
+      headers: admin,
       binding: 'api4',
       label: `known: APIv4 method ${method}`,
     });
@@ -265,7 +265,7 @@ export async function knownCases(s: Service): Promise<HostileRequest[]> {
     out.push({
       method: 'POST',
       path: '/crm/ajax/api4/Contact/get',
-      headers: [...h, ['Content-Type', ct]],
+      headers: [...admin, ['Content-Type', ct]],
       body,
       binding: 'api4',
       label: `known: APIv4 bad body ${ct}`,
@@ -273,7 +273,7 @@ export async function knownCases(s: Service): Promise<HostileRequest[]> {
   out.push({
     method: 'POST',
     path: '/crm/ajax/api4/Contact/get',
-    headers: [...h, ['Content-Type', 'application/x-www-form-urlencoded'], ['Content-Encoding', 'gzip']],
+    headers: [...admin, ['Content-Type', 'application/x-www-form-urlencoded'], ['Content-Encoding', 'gzip']],
     body: 'params={}',
     binding: 'api4',
     label: 'known: APIv4 Content-Encoding gzip',
@@ -324,22 +324,22 @@ export async function knownCases(s: Service): Promise<HostileRequest[]> {
 }
 
 /** Routes as the generators see them: path, methods, and the wire contract their answers keep. */
-export function routeInfos(s: Service): RouteInfo[] {
+export function routeInfos(svc: Service): RouteInfo[] {
   const out: RouteInfo[] = [];
-  for (const r of s.routes) {
+  for (const route of svc.routes) {
     const binding =
-      r.name === 'ajax' || r.name === 'extern'
+      route.name === 'ajax' || route.name === 'extern'
         ? 'api3'
-        : r.name === 'wp'
+        : route.name === 'wp'
           ? 'api3wp'
-          : /call$|multi$/.test(r.name)
+          : /call$|multi$/.test(route.name)
             ? 'api4'
-            : r.name.startsWith('authx')
+            : route.name.startsWith('authx')
               ? 'authx'
-              : r.plugin === 'oauth-client'
+              : route.plugin === 'oauth-client'
                 ? 'oauth'
                 : 'page';
-    for (const p of ([] as string[]).concat(r.path)) out.push({ path: p, methods: r.methods, binding });
+    for (const path of ([] as string[]).concat(route.path)) out.push({ path, methods: route.methods, binding });
   }
   return out;
 }

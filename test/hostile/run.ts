@@ -34,11 +34,11 @@ async function main(): Promise<number> {
   const started = Date.now();
   const db = process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite';
   console.log(`hostile: ${soak ? 'soak' : 'short'} run on ${db}, seed ${seed}, ${GENERATED} generated requests`);
-  const s = await startService();
+  const svc = await startService();
   const judge = new Judge();
   const fire = async (req: HostileRequest): Promise<HostileResponse | undefined> => {
     try {
-      const res = await send(s.base, req);
+      const res = await send(svc.base, req);
       judge.judge(req, res);
       return res;
     } catch (err) {
@@ -47,24 +47,24 @@ async function main(): Promise<number> {
     }
   };
   try {
-    await seedData(s, fire);
-    const routes = routeInfos(s);
+    await seedData(svc, fire);
+    const routes = routeInfos(svc);
     const creds = {
-      adminKey: s.admin.key,
-      selfieKey: s.selfie.key,
-      nobodyKey: s.nobody.key,
+      adminKey: svc.admin.key,
+      selfieKey: svc.selfie.key,
+      nobodyKey: svc.nobody.key,
       siteKey: SITE_KEY,
-      jwt: s.jwt,
+      jwt: svc.jwt,
     };
     console.log('hostile: bypass pass (on the seeded data, before the generated writes)…');
-    const bypass = await runBypass(s, fire);
+    const bypass = await runBypass(svc, fire);
     judge.figures.bypassAttempts = bypass.attempts;
     judge.figures.bypasses = bypass.bypasses.length;
-    for (const c of bypass.controlsFailed)
-      judge.findings.push({ kind: 'control', request: c, detail: 'a valid credential was not accepted' });
-    for (const b of bypass.bypasses.slice(0, 25))
-      judge.findings.push({ kind: 'bypass', request: b.request, detail: b.detail });
-    const known = await knownCases(s);
+    for (const failed of bypass.controlsFailed)
+      judge.findings.push({ kind: 'control', request: failed, detail: 'a valid credential was not accepted' });
+    for (const found of bypass.bypasses.slice(0, 25))
+      judge.findings.push({ kind: 'bypass', request: found.request, detail: found.detail });
+    const known = await knownCases(svc);
     const generated = sampleRequests(requestArbitrary(routes, creds), GENERATED, seed);
     const all = [...known, ...generated];
     // Reads over GET on the API end-points (and GET chains) run between fingerprints of the data tables.
@@ -74,16 +74,16 @@ async function main(): Promise<number> {
     console.log(`hostile: ${overGet.length} API requests over GET, ${rest.length} others`);
     for (let i = 0; i < overGet.length; i += BATCH) {
       const batch = overGet.slice(i, i + BATCH);
-      const before = await snapshot(s.t.kernel.db);
+      const before = await snapshot(svc.t.kernel.db);
       await pool(batch, CONCURRENCY, async (r) => void (await fire(r)));
-      if ((await snapshot(s.t.kernel.db)) === before) continue;
-      // Something wrote: replay the batch one by one to name the request(s).
-      for (const r of batch) {
-        const b = await snapshot(s.t.kernel.db);
-        await fire(r);
-        if ((await snapshot(s.t.kernel.db)) !== b) {
+      if ((await snapshot(svc.t.kernel.db)) === before) continue;
+      // Something wrote: replay the batch one by one to name the request(svc).
+      for (const req of batch) {
+        const one = await snapshot(svc.t.kernel.db);
+        await fire(req);
+        if ((await snapshot(svc.t.kernel.db)) !== one) {
           judge.figures.writesOverGet++;
-          judge.finding('write over GET', r, 'the data tables changed');
+          judge.finding('write over GET', req, 'the data tables changed');
         }
       }
     }
@@ -94,66 +94,70 @@ async function main(): Promise<number> {
     await pool(others, CONCURRENCY, async (r) => void (await fire(r)));
     await pool(logins, 1, async (r) => void (await fire(r)));
     // Secrets: in no answer (unless the request itself carried it) and in no log line.
-    for (const [name, secret] of s.secrets) {
-      for (const a of judge.answers) {
-        if (a.text.includes(secret) && !a.sent.includes(secret)) {
+    for (const [name, secret] of svc.secrets) {
+      for (const answer of judge.answers) {
+        if (answer.text.includes(secret) && !answer.sent.includes(secret)) {
           judge.figures.leaks++;
-          judge.findings.push({ kind: 'leak', request: a.label, detail: `${name} in an answer` });
+          judge.findings.push({ kind: 'leak', request: answer.label, detail: `${name} in an answer` });
         }
       }
-      for (const line of s.t.logs) {
+      for (const line of svc.t.logs) {
         if (line.includes(secret)) {
           judge.figures.leaks++;
           judge.findings.push({ kind: 'leak', request: 'log', detail: `${name} in the log: ${line.slice(0, 200)}` });
         }
       }
     }
-    const longest = s.t.logs.reduce((m, l) => Math.max(m, l.length), 0);
-    const problems = await integrityProblems(s.t.kernel.db);
+    const longest = svc.t.logs.reduce((m, l) => Math.max(m, l.length), 0);
+    const problems = await integrityProblems(svc.t.kernel.db);
     judge.figures.integrity = problems.length;
-    for (const p of problems) judge.findings.push({ kind: 'integrity', request: '-', detail: p });
+    for (const problem of problems) judge.findings.push({ kind: 'integrity', request: '-', detail: problem });
 
-    const f = judge.figures;
-    for (const x of judge.findings) console.log(`FINDING ${x.kind}: ${x.request}\n    → ${x.detail}`);
+    const figures = judge.figures;
+    for (const found of judge.findings) console.log(`FINDING ${found.kind}: ${found.request}\n    → ${found.detail}`);
     const rows: Array<[string, string | number, boolean]> = [
-      ['requests', f.requests, true],
-      ['5xx answers', f.serverErrors, f.serverErrors === 0],
-      ['transport errors (reset, timeout)', f.transportErrors, f.transportErrors === 0],
-      ['answers with internals', f.internals, f.internals === 0],
-      ["answers outside the binding's envelope", f.offEnvelope, f.offEnvelope === 0],
-      ['unparseable XML', f.badXml, f.badXml === 0],
-      ['writes over GET', f.writesOverGet, f.writesOverGet === 0],
-      [`slowest answer but password checks, ms (< ${SLOW_MS})`, Math.round(f.slowestMs), f.slowestMs < SLOW_MS],
+      ['requests', figures.requests, true],
+      ['5xx answers', figures.serverErrors, figures.serverErrors === 0],
+      ['transport errors (reset, timeout)', figures.transportErrors, figures.transportErrors === 0],
+      ['answers with internals', figures.internals, figures.internals === 0],
+      ["answers outside the binding's envelope", figures.offEnvelope, figures.offEnvelope === 0],
+      ['unparseable XML', figures.badXml, figures.badXml === 0],
+      ['writes over GET', figures.writesOverGet, figures.writesOverGet === 0],
+      [
+        `slowest answer but password checks, ms (< ${SLOW_MS})`,
+        Math.round(figures.slowestMs),
+        figures.slowestMs < SLOW_MS,
+      ],
       [
         `slowest password check, ms (< ${SLOW_PASSWORD_MS})`,
         Math.round(judge.slowestPassword),
         judge.slowestPassword < SLOW_PASSWORD_MS,
       ],
-      ['bypass attempts', f.bypassAttempts, true],
-      ['accepted when it should not', f.bypasses, f.bypasses === 0],
+      ['bypass attempts', figures.bypassAttempts, true],
+      ['accepted when it should not', figures.bypasses, figures.bypasses === 0],
       ['controls not accepted (valid credentials)', bypass.controlsFailed.length, bypass.controlsFailed.length === 0],
-      ['secrets in answers or the log', f.leaks, f.leaks === 0],
-      ['integrity problems', f.integrity, f.integrity === 0],
+      ['secrets in answers or the log', figures.leaks, figures.leaks === 0],
+      ['integrity problems', figures.integrity, figures.integrity === 0],
       ['longest log line, bytes (reported)', longest, true],
     ];
     console.log(
-      `\nhostile figures (${soak ? 'soak' : 'short'}, ${db}, seed ${seed}, ${Math.round((Date.now() - started) / 1000)} s)`,
+      `\nhostile figures (${soak ? 'soak' : 'short'}, ${db}, seed ${seed}, ${Math.round((Date.now() - started) / 1000)} svc)`,
     );
     for (const [name, value, ok] of rows)
       console.log(`  ${ok ? ' ' : '✗'} ${name.padEnd(50)} ${String(value).padStart(8)}`);
-    console.log(`  slowest: ${f.slowest}`);
+    console.log(`  slowest: ${figures.slowest}`);
     return rows.every(([, , ok]) => ok) ? 0 : 1;
   } finally {
     closeClient();
-    await s.close();
+    await svc.close();
   }
 }
 
 /** A few contacts and emails, and the other contact the ACL probes must never reach. */
-async function seedData(s: Service, fire: (r: HostileRequest) => Promise<HostileResponse | undefined>) {
-  const h = adminHeaders(s);
+async function seedData(svc: Service, fire: (req: HostileRequest) => Promise<HostileResponse | undefined>) {
+  const admin = adminHeaders(svc);
   const call = async (entity: string, action: string, params: Obj) => {
-    const res = await fire(api4Request(h, entity, action, params, 'setup'));
+    const res = await fire(api4Request(admin, entity, action, params, 'setup'));
     const v = JSON.parse(res?.text ?? '{}');
     if (!Array.isArray(v.values)) throw new Error(`seeding ${entity}.${action} failed: ${res?.text.slice(0, 300)}`);
     return v.values as Obj[];
@@ -164,8 +168,8 @@ async function seedData(s: Service, fire: (r: HostileRequest) => Promise<Hostile
   const [email] = await call('Email', 'create', {
     values: { contact_id: other.id, email: `${MARKER.toLowerCase()}@example.org` },
   });
-  s.other = { contactId: Number(other.id), emailId: Number(email.id) };
-  await call('Email', 'create', { values: { contact_id: s.selfie.contactId, email: 'selfie@example.org' } });
+  svc.other = { contactId: Number(other.id), emailId: Number(email.id) };
+  await call('Email', 'create', { values: { contact_id: svc.selfie.contactId, email: 'selfie@example.org' } });
   for (let i = 0; i < 5; i++)
     await call('Contact', 'create', {
       values: { contact_type: 'Individual', first_name: `Seed${i}`, last_name: 'Example' },
@@ -174,12 +178,12 @@ async function seedData(s: Service, fire: (r: HostileRequest) => Promise<Hostile
   const res = await fire(
     api4Request(
       [
-        ['X-Crm-Auth', `Bearer ${s.selfie.key}`],
+        ['X-Crm-Auth', `Bearer ${svc.selfie.key}`],
         ['X-Requested-With', 'XMLHttpRequest'],
       ],
       'Contact',
       'update',
-      { where: [['id', '=', s.selfie.contactId]], values: { last_name: 'Self\uFFFE\uFFFF\u0001\u0008\u000b x' } },
+      { where: [['id', '=', svc.selfie.contactId]], values: { last_name: 'Self\uFFFE\uFFFF\u0001\u0008\u000b x' } },
       'setup: XML-forbidden characters in own contact',
     ),
   );

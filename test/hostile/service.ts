@@ -40,7 +40,7 @@ export interface Service {
 }
 
 export async function startService(): Promise<Service> {
-  const t = await bootTestKernel({
+  const booted = await bootTestKernel({
     logLevel: 'info',
     config: {
       pluginConfig: {
@@ -54,13 +54,13 @@ export async function startService(): Promise<Service> {
       },
     },
   });
-  const app = await t.app();
+  const app = await booted.app();
   const server = app.listen({ host: '127.0.0.1', port: 0 });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const port = (server.address() as AddressInfo).port;
   const base = `http://127.0.0.1:${port}`;
-  const identity = t.kernel.container.resolve<IdentityStore>('identity');
-  const db = t.kernel.db;
+  const identity = booted.kernel.container.resolve<IdentityStore>('identity');
+  const db = booted.kernel.db;
   await identity.grantPermissions(db, 'self', [
     'access CRM',
     'view my contact',
@@ -77,7 +77,7 @@ export async function startService(): Promise<Service> {
   const admin = await make('hadmin', ['administrator']);
   const nobody = await make('nobody', []);
   const selfie = await make('selfie', ['self']);
-  const jwt = await issueJwt(t.kernel.container.resolve<Keyring>('keyring'), admin.contactId, 3600);
+  const jwt = await issueJwt(booted.kernel.container.resolve<Keyring>('keyring'), admin.contactId, 3600);
   const secrets = new Map<string, string>([
     ['site key', SITE_KEY],
     ['JWT signing secret', SIGNING_SECRET],
@@ -91,9 +91,9 @@ export async function startService(): Promise<Service> {
     ['admin JWT', jwt],
     ['OAuth client secret', CLIENT_SECRET],
   ]);
-  const routes = await collectRoutes(t.kernel);
+  const routes = await collectRoutes(booted.kernel);
   const svc: Service = {
-    t,
+    t: booted,
     server,
     base,
     port,
@@ -107,7 +107,7 @@ export async function startService(): Promise<Service> {
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await t.close();
+      await booted.close();
     },
   };
   return svc;

@@ -6,7 +6,8 @@
  */
 
 const NAME_START =
-  'A-Z_a-z\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD\\u{10000}-\\u{EFFFF}:';
+  'A-Z_a-z\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D' +
+  '\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD\\u{10000}-\\u{EFFFF}:';
 const NAME_CHAR = `${NAME_START}\\-.0-9\\u00B7\\u0300-\\u036F\\u203F-\\u2040`;
 // eslint-disable-next-line no-misleading-character-class -- XML's NameChar ranges hold combining marks on purpose
 const NAME = new RegExp(`^[${NAME_START}][${NAME_CHAR}]*`, 'u');
@@ -62,8 +63,8 @@ export function xmlProblem(text: string): string | undefined {
     if (text[i] !== '<') {
       if (text[i] === '&') {
         if (!stack.length) return `reference outside the root at ${i}`;
-        const p = reference();
-        if (p) return p;
+        const problem = reference();
+        if (problem) return problem;
         continue;
       }
       if (!stack.length && !/[ \t\r\n]/.test(text[i])) return `text outside the root at ${i}`;
@@ -93,18 +94,18 @@ export function xmlProblem(text: string): string | undefined {
     if (text.startsWith('<!', i)) return `unexpected declaration at ${i}`;
     if (text.startsWith('</', i)) {
       i += 2;
-      const n = name();
-      if (!n) return `bad end-tag name at ${i}`;
+      const closing = name();
+      if (!closing) return `bad end-tag name at ${i}`;
       ws();
       if (text[i] !== '>') return `bad end tag at ${i}`;
       i++;
       const open = stack.pop();
-      if (open !== n) return `</${n}> closes <${open ?? ''}> at ${i}`;
+      if (open !== closing) return `</${closing}> closes <${open ?? ''}> at ${i}`;
       continue;
     }
     i++;
-    const n = name();
-    if (!n) return `bad element name at ${i}: ${JSON.stringify(text.slice(i, i + 20))}`;
+    const element = name();
+    if (!element) return `bad element name at ${i}: ${JSON.stringify(text.slice(i, i + 20))}`;
     if (!stack.length) {
       if (rootSeen) return `a second root element at ${i}`;
       rootSeen = true;
@@ -119,26 +120,26 @@ export function xmlProblem(text: string): string | undefined {
       }
       if (text[i] === '>') {
         i++;
-        stack.push(n);
+        stack.push(element);
         break;
       }
       if (i === before) return `missing space before attribute at ${i}`;
-      const a = name();
-      if (!a) return `bad attribute name at ${i}`;
-      if (attrs.has(a)) return `duplicate attribute ${a} at ${i}`;
-      attrs.add(a);
+      const attr = name();
+      if (!attr) return `bad attribute name at ${i}`;
+      if (attrs.has(attr)) return `duplicate attribute ${attr} at ${i}`;
+      attrs.add(attr);
       ws();
       if (text[i] !== '=') return `attribute without value at ${i}`;
       i++;
       ws();
-      const q = text[i];
-      if (q !== '"' && q !== "'") return `unquoted attribute at ${i}`;
+      const quote = text[i];
+      if (quote !== '"' && quote !== "'") return `unquoted attribute at ${i}`;
       i++;
-      while (i < text.length && text[i] !== q) {
+      while (i < text.length && text[i] !== quote) {
         if (text[i] === '<') return `"<" in attribute at ${i}`;
         if (text[i] === '&') {
-          const p = reference();
-          if (p) return p;
+          const problem = reference();
+          if (problem) return problem;
         } else i++;
       }
       if (i >= text.length) return 'unterminated attribute';

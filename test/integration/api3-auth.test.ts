@@ -15,16 +15,16 @@ const PASSWORD = 'a long enough password';
 
 describe('integration: APIv3 end-points × authentication × permissions', function () {
   this.timeout(60000);
-  let t: TestKernel;
+  let testKernel: TestKernel;
   let http: supertest.Agent;
   const who: Record<string, { contactId: number; key: string }> = {};
   let jwt: string;
 
   before(async () => {
-    t = await bootTestKernel({ config: { pluginConfig: { users: { siteKey: SITE_KEY } } } });
-    http = await t.http();
-    const identity = t.kernel.container.resolve<IdentityStore>('identity');
-    const db = t.kernel.db;
+    testKernel = await bootTestKernel({ config: { pluginConfig: { users: { siteKey: SITE_KEY } } } });
+    http = await testKernel.http();
+    const identity = testKernel.kernel.container.resolve<IdentityStore>('identity');
+    const db = testKernel.kernel.db;
     await identity.grantPermissions(db, 'staff', [
       'access CRM',
       'view all contacts',
@@ -44,10 +44,10 @@ describe('integration: APIv3 end-points × authentication × permissions', funct
       ['selfie', ['self']],
       ['nobody', []],
     ] as const) {
-      const u = await identity.createUser(db, { username: name, password: PASSWORD, roles: [...roles] });
-      who[name] = { contactId: u.contact_id, key: (await identity.createApiKey(db, u.contact_id)).key };
+      const user = await identity.createUser(db, { username: name, password: PASSWORD, roles: [...roles] });
+      who[name] = { contactId: user.contact_id, key: (await identity.createApiKey(db, user.contact_id)).key };
     }
-    jwt = await issueJwt(t.kernel.container.resolve<Keyring>('keyring'), who.staff.contactId, 300);
+    jwt = await issueJwt(testKernel.kernel.container.resolve<Keyring>('keyring'), who.staff.contactId, 300);
     // Some data: two more contacts with an email each, plus one on the self user's contact.
     const staffCall = (entity: string, action: string, json: object) =>
       http
@@ -56,19 +56,19 @@ describe('integration: APIv3 end-points × authentication × permissions', funct
         .type('form')
         .send({ entity, action, json: JSON.stringify(json) });
     for (const name of ['Ann', 'Bob']) {
-      const r = await staffCall('Contact', 'create', {
+      const created = await staffCall('Contact', 'create', {
         contact_type: 'Individual',
         first_name: name,
         last_name: 'Example',
         email: `${name.toLowerCase()}@example.org`,
       });
-      expect(r.body.is_error, JSON.stringify(r.body)).to.equal(0);
+      expect(created.body.is_error, JSON.stringify(created.body)).to.equal(0);
     }
     expect(
       (await staffCall('Email', 'create', { contact_id: who.selfie.contactId, email: 'me@example.org' })).body.is_error,
     ).to.equal(0);
   });
-  after(() => t.close());
+  after(() => testKernel.close());
 
   const getContacts = {
     entity: 'Contact',
@@ -124,7 +124,7 @@ describe('integration: APIv3 end-points × authentication × permissions', funct
     });
 
     it('accepts a session cookie from the login page, with X-Requested-With only', async () => {
-      const agent = await t.http();
+      const agent = await testKernel.http();
       const login = await agent.post('/crm/login').type('form').send({ username: 'staff', password: PASSWORD });
       expect(login.status).to.equal(303);
       const ok = await agent.get('/crm/ajax/rest').query(getContacts).set('X-Requested-With', 'XMLHttpRequest');
@@ -272,7 +272,7 @@ describe('integration: APIv3 end-points × authentication × permissions', funct
   });
 
   it('never writes a key, password or token to the logs', () => {
-    const all = t.logs.join('\n');
+    const all = testKernel.logs.join('\n');
     for (const secret of [SITE_KEY, PASSWORD, jwt, ...Object.values(who).map((w) => w.key)])
       expect(all).to.not.contain(secret);
   });

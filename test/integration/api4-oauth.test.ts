@@ -21,7 +21,7 @@ import {
 describe('integration: OAuth over APIv4 HTTP', function () {
   this.timeout(60000);
   let servers: RunningOAuthServers;
-  let t: TestKernel;
+  let testKernel: TestKernel;
   let http: supertest.Agent;
   const keys: Record<string, string> = {};
 
@@ -29,13 +29,13 @@ describe('integration: OAuth over APIv4 HTTP', function () {
     servers = await startOAuthServers();
     const dataDir = tempDataDir();
     writeTestProviders(servers, path.join(dataDir, 'oauth-providers'));
-    t = await bootTestKernel({
+    testKernel = await bootTestKernel({
       config: { dataDir, pluginConfig: { 'oauth-client': { timeoutMs: 3000 } } },
       logLevel: 'info',
     });
-    http = await t.http();
-    const identity = t.kernel.container.resolve<IdentityStore>('identity');
-    const db = t.kernel.db;
+    http = await testKernel.http();
+    const identity = testKernel.kernel.container.resolve<IdentityStore>('identity');
+    const db = testKernel.kernel.db;
     const user = async (name: string, permissions: string[]) => {
       await identity.ensureRole(db, `r_${name}`);
       await identity.grantPermissions(db, `r_${name}`, ['authenticate with api key', ...permissions]);
@@ -46,7 +46,7 @@ describe('integration: OAuth over APIv4 HTTP', function () {
     await user('viewer', ['access CRM', 'manage OAuth client']);
   });
   after(async () => {
-    await t?.close();
+    await testKernel?.close();
     await servers?.stop();
   });
 
@@ -150,7 +150,7 @@ describe('integration: OAuth over APIv4 HTTP', function () {
     ).body.values
       .flatMap((v: { access_token: string; refresh_token: string | null }) => [v.access_token, v.refresh_token])
       .filter(Boolean);
-    const logs = t.logs.join('\n');
+    const logs = testKernel.logs.join('\n');
     for (const secret of [
       OIDC_M2M_CLIENT.secret,
       O2S_CLIENT.secret,

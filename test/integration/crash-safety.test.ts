@@ -94,17 +94,17 @@ describe('integration: crash safety and concurrent updates (PostgreSQL, kill -9)
     expect(targetId).to.be.greaterThan(0);
     const acknowledged = new Map<string, number>();
     let attempted = 0;
-    let n = 0;
+    let serial = 0;
     for (let round = 0; round < ROUNDS; round++) {
       if (round > 0) await start();
       let running = true;
-      const worker = async (w: number) => {
+      const worker = async (workerNo: number) => {
         while (running) {
-          const tag = `crash-${round}-${w}-${n++}`;
+          const tag = `crash-${round}-${workerNo}-${serial++}`;
           attempted++;
           try {
-            const r =
-              w % 3 === 2
+            const answer =
+              workerNo % 3 === 2
                 ? await call({ id: targetId, first_name: tag, last_name: tag })
                 : await call({
                     contact_type: 'Individual',
@@ -112,14 +112,14 @@ describe('integration: crash safety and concurrent updates (PostgreSQL, kill -9)
                     last_name: tag,
                     'api.Email.create': { email: `${tag}@example.org` },
                   });
-            if (r.is_error === 0 && w % 3 !== 2) acknowledged.set(tag, Number(r.id));
+            if (answer.is_error === 0 && workerNo % 3 !== 2) acknowledged.set(tag, Number(answer.id));
           } catch {
             // The server died mid-request: not acknowledged, so it may or may not be there (complete).
             await new Promise((res) => setTimeout(res, 20));
           }
         }
       };
-      const workers = Array.from({ length: 6 }, (_, w) => worker(w));
+      const workers = Array.from({ length: 6 }, (_, workerNo) => worker(workerNo));
       await new Promise((r) => setTimeout(r, 300 + Math.floor(Math.random() * 1200)));
       child!.kill('SIGKILL');
       await once(child!, 'exit');

@@ -47,52 +47,52 @@ function writeTutorialPlugin(): { dir: string; config: { enable: string[]; plugi
 describe('docs/plugin-authoring.md', () => {
   it('the first plugin works as written', async () => {
     const { dir, config } = writeTutorialPlugin();
-    const t = await bootTestKernel({
+    const testKernel = await bootTestKernel({
       plugins: config.enable,
       pluginDirs: [dir],
       config: { pluginConfig: config.pluginConfig },
     });
     try {
-      const res = await t.kernel.call({
+      const res = await testKernel.kernel.call({
         entity: 'Greeting',
         action: 'get',
         params: { name: 'Ann' },
         principal: principalWith(['access CRM']),
       });
       expect(res).to.deep.equal({ is_error: 0, version: 3, count: 1, values: [{ text: 'Hi, Ann' }] });
-      const http = await t.http();
+      const http = await testKernel.http();
       expect((await http.get('/hello')).body).to.deep.equal({ text: 'Hi!' });
     } finally {
-      await t.close();
+      await testKernel.close();
     }
   });
 
   // The REST binding's own params (`check_permissions`, `version`) never reach an action whose schema is strict.
   it('the first plugin answers Greeting.get over REST (/crm/ajax/rest)', async () => {
     const { dir } = writeTutorialPlugin();
-    const t = await bootTestKernel({
+    const testKernel = await bootTestKernel({
       plugins: ['greeter', 'rest-api3', 'auth-authx'],
       pluginDirs: [dir],
       logLevel: 'warn',
       config: { pluginConfig: { greeter: { greeting: 'Hi' }, users: USERS_CONFIG } },
     });
     try {
-      const auth = await apiKeyHeaders(t, ['access CRM', 'access AJAX API']);
+      const auth = await apiKeyHeaders(testKernel, ['access CRM', 'access AJAX API']);
       const res = await (
-        await t.http()
+        await testKernel.http()
       )
         .get('/crm/ajax/rest')
         .query({ entity: 'Greeting', action: 'get', json: JSON.stringify({ name: 'Ann' }) })
         .set(auth.headers);
       expect(res.body).to.deep.equal({ is_error: 0, version: 3, count: 1, values: [{ text: 'Hi, Ann' }] });
     } finally {
-      await t.close();
+      await testKernel.close();
     }
   });
 
   describe('an entity in one file', function () {
     this.timeout(120000);
-    let t: TestKernel;
+    let testKernel: TestKernel;
     let dir: string;
     let auth: Record<string, string>;
     let contactId: number;
@@ -111,7 +111,7 @@ describe('docs/plugin-authoring.md', () => {
       expect(written.map((w) => w.plugin)).to.deep.equal(['guestbook']);
       expect(existsSync(path.join(dir, 'guestbook', 'migrations', '001_add_guestbook.ts'))).to.equal(true);
       expect(section, 'the step count the tutorial shows').to.contain(`guestbook: ${written[0].steps} step(s)`);
-      t = await bootTestKernel({
+      testKernel = await bootTestKernel({
         plugins: ['users', 'auth-authx', 'rest-api3', 'rest-api4', 'guestbook'],
         pluginDirs: [dir],
         logLevel: 'warn',
@@ -119,25 +119,25 @@ describe('docs/plugin-authoring.md', () => {
           pluginConfig: { users: USERS_CONFIG },
         },
       });
-      const visitor = await apiKeyHeaders(t, ['access CRM', 'access AJAX API']);
+      const visitor = await apiKeyHeaders(testKernel, ['access CRM', 'access AJAX API']);
       auth = visitor.headers;
       contactId = visitor.contactId;
     });
-    after(() => t?.close());
+    after(() => testKernel?.close());
 
     const api3 = async (action: string, params: Record<string, unknown>) =>
       action === 'get'
-        ? (await t.http())
+        ? (await testKernel.http())
             .get('/crm/ajax/rest')
             .query({ entity: 'GuestbookEntry', action, json: JSON.stringify(params) })
             .set(auth)
-        : (await t.http())
+        : (await testKernel.http())
             .post('/crm/ajax/rest')
             .set(auth)
             .type('form')
             .send({ entity: 'GuestbookEntry', action, json: JSON.stringify(params) });
     const api4 = async (action: string, params: Record<string, unknown>) =>
-      (await t.http())
+      (await testKernel.http())
         .post(`/crm/ajax/api4/GuestbookEntry/${action}`)
         .set(auth)
         .type('form')
@@ -167,11 +167,11 @@ describe('docs/plugin-authoring.md', () => {
     });
 
     it('deleting the contact deletes its entries (onDelete: cascade)', async () => {
-      const other = await t.kernel.db('crm_contact').insert({ contact_type: 'Individual' }).returning('id');
+      const other = await testKernel.kernel.db('crm_contact').insert({ contact_type: 'Individual' }).returning('id');
       const otherId = (other[0] as { id: number }).id;
-      await t.kernel.db('crm_guestbook_entry').insert({ contact_id: otherId, message: 'Bye' });
-      await t.kernel.db('crm_contact').where('id', otherId).delete();
-      expect(await t.kernel.db('crm_guestbook_entry').where('contact_id', otherId)).to.have.length(0);
+      await testKernel.kernel.db('crm_guestbook_entry').insert({ contact_id: otherId, message: 'Bye' });
+      await testKernel.kernel.db('crm_contact').where('id', otherId).delete();
+      expect(await testKernel.kernel.db('crm_guestbook_entry').where('contact_id', otherId)).to.have.length(0);
     });
   });
 });

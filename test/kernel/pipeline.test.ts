@@ -7,16 +7,16 @@ import { events, resetEvents } from '../fixtures/plugins/shared';
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/plugins');
 
 describe('kernel.call pipeline', () => {
-  let t: TestKernel;
+  let testKernel: TestKernel;
   const user = principalWith(['access CRM'], 7);
 
   before(async () => {
-    t = await bootTestKernel({ plugins: ['ok-a', 'writer'], pluginDirs: [fixtures] });
+    testKernel = await bootTestKernel({ plugins: ['ok-a', 'writer'], pluginDirs: [fixtures] });
   });
-  after(() => t.close());
+  after(() => testKernel.close());
 
   const call = (action: string, params: Record<string, unknown>, principal = user, extra = {}) =>
-    t.kernel.call({ entity: 'Fixture', action, params, principal, ...extra });
+    testKernel.kernel.call({ entity: 'Fixture', action, params, principal, ...extra });
 
   it('resolves case-insensitively and runs the handler with validated params', async () => {
     expect(await call('PING', { n: '41' })).to.deep.include({ pong: 41, greeting: 'hello' });
@@ -59,9 +59,9 @@ describe('kernel.call pipeline', () => {
   });
 
   it('can() runs resolve and authorize only', async () => {
-    expect(await t.kernel.can('Fixture', 'ping', user)).to.equal(true);
-    expect(await t.kernel.can('Fixture', 'ping', principalWith([]))).to.equal(false);
-    expect(await t.kernel.can('Fixture', 'missing', user)).to.equal(false);
+    expect(await testKernel.kernel.can('Fixture', 'ping', user)).to.equal(true);
+    expect(await testKernel.kernel.can('Fixture', 'ping', principalWith([]))).to.equal(false);
+    expect(await testKernel.kernel.can('Fixture', 'missing', user)).to.equal(false);
   });
 
   it("'*' holds every permission", async () => {
@@ -70,9 +70,9 @@ describe('kernel.call pipeline', () => {
 
   describe('transactions', () => {
     const note = (params: Record<string, unknown>, extra = {}) =>
-      t.kernel.call({ entity: 'Note', action: 'add', params, principal: user, ...extra });
+      testKernel.kernel.call({ entity: 'Note', action: 'add', params, principal: user, ...extra });
     const count = async () =>
-      (await t.kernel.call({ entity: 'Note', action: 'count', params: {}, principal: user })) as number;
+      (await testKernel.kernel.call({ entity: 'Note', action: 'count', params: {}, principal: user })) as number;
 
     it('commits a write that succeeds', async () => {
       const before = await count();
@@ -95,15 +95,15 @@ describe('kernel.call pipeline', () => {
 });
 
 describe('kernel.call hooks', () => {
-  let t: TestKernel;
+  let testKernel: TestKernel;
   before(async () => {
     resetEvents();
-    t = await bootTestKernel({ plugins: ['ok-a', 'observer'], pluginDirs: [fixtures] });
+    testKernel = await bootTestKernel({ plugins: ['ok-a', 'observer'], pluginDirs: [fixtures] });
   });
-  after(() => t.close());
+  after(() => testKernel.close());
 
   it('lets an earlier authorize tap allow what the default check would deny', async () => {
-    const res = await t.kernel.call({
+    const res = await testKernel.kernel.call({
       entity: 'Fixture',
       action: 'ping',
       params: { n: 2 },
@@ -113,7 +113,7 @@ describe('kernel.call hooks', () => {
   });
 
   it('validates again after prepare, and lets respond replace the result', async () => {
-    const res = await t.kernel.call({
+    const res = await testKernel.kernel.call({
       entity: 'Fixture',
       action: 'ping',
       params: { n: 10 },
@@ -124,7 +124,7 @@ describe('kernel.call hooks', () => {
 
   it('reports failures to api.exception, then rethrows', async () => {
     const err = await failure(
-      t.kernel.call({ entity: 'Fixture', action: 'nope', params: {}, principal: principalWith([], 5) }),
+      testKernel.kernel.call({ entity: 'Fixture', action: 'nope', params: {}, principal: principalWith([], 5) }),
     );
     expect(err.code).to.equal('E_ACTION_NOT_FOUND');
     expect(events()).to.include('exception:E_ACTION_NOT_FOUND:Fixture');

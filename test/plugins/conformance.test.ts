@@ -52,29 +52,33 @@ describe('plugin conformance', () => {
       it('boots with only its dependencies, contributes what it declares, and closes', async function () {
         this.timeout(60000);
         // bootTestKernel enables the plugin's dependencies, and nothing else.
-        const t = await bootTestKernel({ plugins: [name], logLevel: 'warn' });
+        const testKernel = await bootTestKernel({ plugins: [name], logLevel: 'warn' });
         try {
           const provides = (manifest as PluginManifest).provides;
-          for (const a of t.kernel.actions.list().filter((x) => x.plugin === name)) {
-            const id = `${a.entity}.${a.action}`;
+          for (const action of testKernel.kernel.actions.list().filter((x) => x.plugin === name)) {
+            const id = `${action.entity}.${action.action}`;
             expect(
               provides.actions.some((p) => matches(p, id)),
               `${id} is not listed in provides.actions`,
             ).to.equal(true);
           }
-          const routes = (await collectRoutes(t.kernel)).filter((r) => r.plugin === name).map((r) => r.name);
+          const routes = (await collectRoutes(testKernel.kernel)).filter((r) => r.plugin === name).map((r) => r.name);
           expect([...routes].sort(), 'routes vs provides.routes').to.deep.equal([...new Set(routes)].sort());
-          for (const r of routes) expect(provides.routes, `route ${r} is not listed in provides.routes`).to.include(r);
-          for (const s of provides.services)
-            expect(t.kernel.container.hasRegistration(s), `service ${s} is declared but not registered`).to.equal(true);
+          for (const route of routes)
+            expect(provides.routes, `route ${route} is not listed in provides.routes`).to.include(route);
+          for (const service of provides.services)
+            expect(
+              testKernel.kernel.container.hasRegistration(service),
+              `service ${service} is declared but not registered`,
+            ).to.equal(true);
           // Every entity is declared by a plugin's manifest (loaded from its metadata file), none in code only.
-          if (t.kernel.container.hasRegistration('entities')) {
-            const declared = t.kernel.plugins.flatMap((p) => p.manifest.provides.entities).sort();
-            const defined = t.kernel.container.resolve<{ names(): string[] }>('entities').names();
+          if (testKernel.kernel.container.hasRegistration('entities')) {
+            const declared = testKernel.kernel.plugins.flatMap((p) => p.manifest.provides.entities).sort();
+            const defined = testKernel.kernel.container.resolve<{ names(): string[] }>('entities').names();
             expect(defined, 'entities defined vs provides.entities of the booted plugins').to.deep.equal(declared);
           }
         } finally {
-          await t.close();
+          await testKernel.close();
         }
       });
     });

@@ -45,7 +45,10 @@ export interface RunningOAuthServers {
   o2s: { url: string; tokenUrl: string; tokens: O2sStore };
   /** A URL on 127.0.0.1 where nothing listens (a provider that is down). */
   closedUrl: string;
-  /** A misbehaving server: `/hang` never answers, `/html` answers 200 HTML, `/html-error` 500 HTML, `/no-token` JSON without access_token. */
+  /**
+   * A misbehaving server: `/hang` never answers, `/html` answers 200 HTML, `/html-error` 500 HTML,
+   * `/no-token` JSON without access_token.
+   */
   oddUrl: string;
   stop(): Promise<void>;
 }
@@ -205,14 +208,14 @@ async function startO2s() {
   });
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
+    for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
-    const u = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers });
       res.end(JSON.stringify(payload));
     };
-    if (u.pathname === '/me' && req.method === 'GET') {
+    if (url.pathname === '/me' && req.method === 'GET') {
       const token = store.byAccess.get(String(req.headers.authorization ?? '').replace(/^Bearer /i, ''));
       if (!token || token.accessTokenExpiresAt < new Date()) return send(401, { error: 'invalid_token' });
       return send(200, {
@@ -221,11 +224,11 @@ async function startO2s() {
         email: `${token.user.username}@example.test`,
       });
     }
-    if (u.pathname !== '/token' || req.method !== 'POST') return send(404, { error: 'not_found' });
+    if (url.pathname !== '/token' || req.method !== 'POST') return send(404, { error: 'not_found' });
     const request = new OAuth2Server.Request({
       method: req.method,
       headers: req.headers as Record<string, string>,
-      query: Object.fromEntries(u.searchParams),
+      query: Object.fromEntries(url.searchParams),
       body,
     });
     const response = new OAuth2Server.Response({ headers: {} });
@@ -233,8 +236,8 @@ async function startO2s() {
       await oauth.token(request, response);
       send(response.status ?? 200, response.body, response.headers as Record<string, string>);
     } catch (err) {
-      const e = err as { code?: number; name?: string; message?: string };
-      send(e.code ?? 500, { error: e.name ?? 'server_error', error_description: e.message });
+      const failure = err as { code?: number; name?: string; message?: string };
+      send(failure.code ?? 500, { error: failure.name ?? 'server_error', error_description: failure.message });
     }
   });
   const url = await listen(server);
@@ -291,16 +294,16 @@ export async function startOAuthServers(opts: { extraRedirectUris?: string[] } =
 export const start = startOAuthServers;
 
 /** Provider records (our JSON shape) pointing at the running servers, keyed by provider name. */
-export function testProviderRecords(s: RunningOAuthServers): Record<string, Record<string, unknown>> {
+export function testProviderRecords(servers: RunningOAuthServers): Record<string, Record<string, unknown>> {
   return {
     oidc_local: {
       title: 'Local oidc-provider',
       options: {
-        urlAuthorize: s.oidc.authorizeUrl,
-        urlAccessToken: s.oidc.tokenUrl,
+        urlAuthorize: servers.oidc.authorizeUrl,
+        urlAccessToken: servers.oidc.tokenUrl,
         urlResourceOwnerDetails: '{{use_id_token}}',
-        urlJwks: s.oidc.jwksUrl,
-        issuer: s.oidc.issuer,
+        urlJwks: servers.oidc.jwksUrl,
+        issuer: servers.oidc.issuer,
         scopes: ['openid', 'email', 'offline_access'],
         scopeSeparator: ' ',
         prompt: 'consent',
@@ -309,9 +312,9 @@ export function testProviderRecords(s: RunningOAuthServers): Record<string, Reco
     oidc_userinfo: {
       title: 'Local oidc-provider (userinfo endpoint)',
       options: {
-        urlAuthorize: s.oidc.authorizeUrl,
-        urlAccessToken: s.oidc.tokenUrl,
-        urlResourceOwnerDetails: s.oidc.userinfoUrl,
+        urlAuthorize: servers.oidc.authorizeUrl,
+        urlAccessToken: servers.oidc.tokenUrl,
+        urlResourceOwnerDetails: servers.oidc.userinfoUrl,
         scopes: ['openid', 'email', 'offline_access'],
         scopeSeparator: ' ',
         prompt: 'consent',
@@ -320,9 +323,9 @@ export function testProviderRecords(s: RunningOAuthServers): Record<string, Reco
     oidc_m2m: {
       title: 'Local oidc-provider (client credentials)',
       options: {
-        urlAuthorize: s.oidc.authorizeUrl,
-        urlAccessToken: s.oidc.tokenUrl,
-        urlResourceOwnerDetails: s.oidc.userinfoUrl,
+        urlAuthorize: servers.oidc.authorizeUrl,
+        urlAccessToken: servers.oidc.tokenUrl,
+        urlResourceOwnerDetails: servers.oidc.userinfoUrl,
         scopes: ['api:read'],
         scopeSeparator: ' ',
       },
@@ -330,9 +333,9 @@ export function testProviderRecords(s: RunningOAuthServers): Record<string, Reco
     o2s_local: {
       title: 'Local @node-oauth/oauth2-server',
       options: {
-        urlAuthorize: `${s.o2s.url}/authorize`,
-        urlAccessToken: s.o2s.tokenUrl,
-        urlResourceOwnerDetails: `${s.o2s.url}/me`,
+        urlAuthorize: `${servers.o2s.url}/authorize`,
+        urlAccessToken: servers.o2s.tokenUrl,
+        urlResourceOwnerDetails: `${servers.o2s.url}/me`,
         scopes: ['profile'],
         scopeSeparator: ' ',
       },
@@ -340,9 +343,9 @@ export function testProviderRecords(s: RunningOAuthServers): Record<string, Reco
     down_local: {
       title: 'A provider that is down',
       options: {
-        urlAuthorize: `${s.closedUrl}/auth`,
-        urlAccessToken: `${s.closedUrl}/token`,
-        urlResourceOwnerDetails: `${s.closedUrl}/me`,
+        urlAuthorize: `${servers.closedUrl}/auth`,
+        urlAccessToken: `${servers.closedUrl}/token`,
+        urlResourceOwnerDetails: `${servers.closedUrl}/me`,
         scopes: ['x'],
       },
     },
@@ -351,7 +354,7 @@ export function testProviderRecords(s: RunningOAuthServers): Record<string, Reco
         `odd_${p.replace('-', '_')}`,
         {
           title: `Misbehaving token endpoint (${p})`,
-          options: { urlAuthorize: `${s.oddUrl}/auth`, urlAccessToken: `${s.oddUrl}/${p}`, scopes: ['x'] },
+          options: { urlAuthorize: `${servers.oddUrl}/auth`, urlAccessToken: `${servers.oddUrl}/${p}`, scopes: ['x'] },
         },
       ]),
     ),

@@ -10,9 +10,9 @@ import type { IdentityStore } from '../../plugins/users';
 
 export const WEB_PASSWORD = 'page-tests-password-42';
 
-export async function seedWebUsers(t: TestKernel): Promise<Record<string, number>> {
-  const identity = t.kernel.container.resolve<IdentityStore>('identity');
-  const db = t.kernel.db;
+export async function seedWebUsers(testKernel: TestKernel): Promise<Record<string, number>> {
+  const identity = testKernel.kernel.container.resolve<IdentityStore>('identity');
+  const db = testKernel.kernel.db;
   const contacts: Record<string, number> = {};
   const roles: Record<string, string[]> = {
     staff: ['access CRM', 'view all contacts', 'edit all contacts', 'add contacts'],

@@ -2,6 +2,9 @@
 // Plain browser JavaScript, no build step: it asks the live API for actions (getactions/getActions)
 // and fields (getfields/getFields), builds params, runs the call with the session cookie, and shows
 // the same request as curl, JavaScript, Python and PHP.
+// Part 5 of 5, the page itself (loading actions and fields, examples, running); the explorer page loads,
+// in order, explorer-api.js (callApi), explorer-params.js (paramsFor), explorer-code.js (codeFor),
+// explorer-controls.js (fill, addRow, readRows), then this; they share window.CrmExplorer.
 'use strict';
 
 (function explorer() {
@@ -9,76 +12,27 @@
   if (!root) return;
   const version = Number(root.dataset.version);
   const data = JSON.parse(document.getElementById('explorer-data').textContent);
-  const $ = (id) => document.getElementById(id);
-  const entitySelect = $('x-entity');
-  const actionSelect = $('x-action');
-  const selectFields = $('x-select');
-  const whereRows = $('x-where');
-  const valueRows = $('x-values');
-  const sortField = $('x-sort-field');
-  const sortDir = $('x-sort-dir');
-  const limitInput = $('x-limit');
-  const chainInput = $('x-chain');
-  const paramsInput = $('x-params');
-  const codeBlock = $('x-code');
-  const responseBlock = $('x-response');
-  const statusLine = $('x-status');
-  const examplesList = $('x-examples-list');
-  const OPERATORS = [
-    '=',
-    '!=',
-    '>',
-    '>=',
-    '<',
-    '<=',
-    'LIKE',
-    'NOT LIKE',
-    'IN',
-    'NOT IN',
-    'BETWEEN',
-    'IS NULL',
-    'IS NOT NULL',
-  ];
-  const WRITE_ACTIONS = ['create', 'update', 'save', 'replace'];
+  const byId = (id) => document.getElementById(id);
+  const shared = window.CrmExplorer;
+  const { addRow: addControlRow, fill, paramsFor, readRows } = shared;
+  const callApi = (entity, action, params) => shared.callApi(version, entity, action, params);
+  const codeFor = (lang, entity, action, params) => shared.codeFor(lang, version, entity, action, params);
+  const entitySelect = byId('x-entity');
+  const actionSelect = byId('x-action');
+  const selectFields = byId('x-select');
+  const whereRows = byId('x-where');
+  const valueRows = byId('x-values');
+  const sortField = byId('x-sort-field');
+  const sortDir = byId('x-sort-dir');
+  const limitInput = byId('x-limit');
+  const chainInput = byId('x-chain');
+  const paramsInput = byId('x-params');
+  const codeBlock = byId('x-code');
+  const responseBlock = byId('x-response');
+  const statusLine = byId('x-status');
+  const examplesList = byId('x-examples-list');
   let fields = [];
   let language = 'curl';
-
-  /** One POST to the live API with the session cookie; returns the decoded JSON body. */
-  async function callApi(entity, action, params) {
-    const body =
-      version === 4
-        ? new URLSearchParams({ params: JSON.stringify(params) })
-        : new URLSearchParams({ entity, action, json: JSON.stringify(params) });
-    const url =
-      version === 4 ? `/crm/ajax/api4/${encodeURIComponent(entity)}/${encodeURIComponent(action)}` : '/crm/ajax/rest';
-    const response = await fetch(url, {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: { 'X-Requested-With': 'XMLHttpRequest' },
-      body,
-    });
-    const text = await response.text();
-    let json;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = { error_message: text.slice(0, 500) };
-    }
-    return { status: response.status, json };
-  }
-
-  function option(value, label) {
-    const el = document.createElement('option');
-    el.value = value;
-    el.textContent = label ?? value;
-    return el;
-  }
-
-  function fill(select, items, placeholder) {
-    select.replaceChildren();
-    if (placeholder !== undefined) select.append(option('', placeholder));
-    for (const item of items) select.append(typeof item === 'string' ? option(item) : option(item.value, item.label));
-  }
 
   async function loadActions(entity) {
     const result =
@@ -110,72 +64,16 @@
     }
   }
 
-  let rowCounter = 0;
-  /** A filter row (field, operator, value) or a value row (field, value), each control labelled. */
-  function addRow(container, withOperator) {
-    rowCounter += 1;
-    const row = document.createElement('div');
-    row.className = 'row';
-    const make = (tag, label, cls) => {
-      const id = `x-row-${rowCounter}-${cls}`;
-      const wrap = document.createElement('div');
-      const lab = document.createElement('label');
-      lab.htmlFor = id;
-      lab.textContent = label;
-      const control = document.createElement(tag);
-      control.id = id;
-      control.className = `x-${cls}`;
-      wrap.append(lab, control);
-      row.append(wrap);
-      return control;
-    };
-    const field = make('select', 'Field', 'field');
-    fill(
-      field,
+  const addRow = (container, withOperator) =>
+    addControlRow(
+      container,
+      withOperator,
       fields.map((f) => ({ value: f.name, label: f.name })),
+      rebuild,
     );
-    if (withOperator) fill(make('select', 'Operator', 'op'), OPERATORS);
-    make('input', 'Value', 'value').type = 'text';
-    const remove = document.createElement('button');
-    remove.type = 'button';
-    remove.className = 'secondary';
-    remove.textContent = 'Remove';
-    remove.setAttribute('aria-label', withOperator ? 'Remove this filter' : 'Remove this value');
-    remove.addEventListener('click', () => {
-      row.remove();
-      rebuild();
-    });
-    row.append(remove);
-    container.append(row);
-    return row;
-  }
-
-  /** A typed value from a text box: JSON when it parses (numbers, true, null, lists), else the text. */
-  function typed(text) {
-    const trimmed = text.trim();
-    if (trimmed === '') return '';
-    try {
-      return JSON.parse(trimmed);
-    } catch {
-      return text;
-    }
-  }
-  const list = (text) => text.split(',').map((part) => typed(part));
-
-  function readRows(container) {
-    return [...container.querySelectorAll('.row')].map((row) => ({
-      field: row.querySelector('.x-field').value,
-      op: row.querySelector('.x-op')?.value,
-      value: row.querySelector('.x-value').value,
-    }));
-  }
 
   function buildParams() {
-    const action = actionSelect.value;
-    const chosen = [...selectFields.selectedOptions].map((o) => o.value);
-    const filters = readRows(whereRows).filter((r) => r.field);
-    const values = readRows(valueRows).filter((r) => r.field);
-    const limit = limitInput.value === '' ? undefined : Number(limitInput.value);
+    const readRowsWithField = (container) => readRows(container).filter((r) => r.field);
     let chain = {};
     if (chainInput.value.trim()) {
       try {
@@ -184,34 +82,16 @@
         statusLine.textContent = 'Chaining is not valid JSON; it was left out.';
       }
     }
-    const params = {};
-    if (version === 4) {
-      if (chosen.length) params.select = chosen;
-      if (filters.length)
-        params.where = filters.map((f) =>
-          f.op === 'IS NULL' || f.op === 'IS NOT NULL'
-            ? [f.field, f.op]
-            : [f.field, f.op, ['IN', 'NOT IN', 'BETWEEN'].includes(f.op) ? list(f.value) : typed(f.value)],
-        );
-      if (WRITE_ACTIONS.includes(action) && values.length)
-        params.values = Object.fromEntries(values.map((v) => [v.field, typed(v.value)]));
-      if (sortField.value) params.orderBy = { [sortField.value]: sortDir.value };
-      if (limit !== undefined && action === 'get') params.limit = limit;
-      if (Object.keys(chain).length) params.chain = chain;
-      return params;
-    }
-    if (chosen.length) params.return = chosen;
-    for (const f of filters) {
-      if (f.op === '=') params[f.field] = typed(f.value);
-      else if (f.op === 'IS NULL' || f.op === 'IS NOT NULL') params[f.field] = { [f.op]: 1 };
-      else params[f.field] = { [f.op]: ['IN', 'NOT IN', 'BETWEEN'].includes(f.op) ? list(f.value) : typed(f.value) };
-    }
-    for (const v of values) params[v.field] = typed(v.value);
-    const options = {};
-    if (sortField.value) options.sort = `${sortField.value} ${sortDir.value}`;
-    if (limit !== undefined && action.startsWith('get')) options.limit = limit;
-    if (Object.keys(options).length) params.options = options;
-    return Object.assign(params, chain);
+    return paramsFor(version, {
+      action: actionSelect.value,
+      chosen: [...selectFields.selectedOptions].map((o) => o.value),
+      filters: readRowsWithField(whereRows),
+      values: readRowsWithField(valueRows),
+      limit: limitInput.value === '' ? undefined : Number(limitInput.value),
+      chain,
+      sortBy: sortField.value,
+      sortDir: sortDir.value,
+    });
   }
 
   function rebuild() {
@@ -225,103 +105,6 @@
     } catch {
       return null;
     }
-  }
-
-  const shellQuote = (text) => `'${text.replace(/'/g, `'\\''`)}'`;
-  const phpString = (text) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-  function python(value, indent = '') {
-    const next = `${indent}    `;
-    if (value === null) return 'None';
-    if (value === true) return 'True';
-    if (value === false) return 'False';
-    if (typeof value === 'string' || typeof value === 'number') return JSON.stringify(value);
-    if (Array.isArray(value))
-      return value.length ? `[\n${value.map((v) => next + python(v, next)).join(',\n')},\n${indent}]` : '[]';
-    const entries = Object.entries(value);
-    return entries.length
-      ? `{\n${entries.map(([k, v]) => `${next}${JSON.stringify(k)}: ${python(v, next)}`).join(',\n')},\n${indent}}`
-      : '{}';
-  }
-  function php(value, indent = '') {
-    const next = `${indent}  `;
-    if (value === null) return 'NULL';
-    if (value === true) return 'TRUE';
-    if (value === false) return 'FALSE';
-    if (typeof value === 'number') return String(value);
-    if (typeof value === 'string') return phpString(value);
-    if (Array.isArray(value))
-      return value.length ? `[\n${value.map((v) => next + php(v, next)).join(',\n')},\n${indent}]` : '[]';
-    const entries = Object.entries(value);
-    return entries.length
-      ? `[\n${entries.map(([k, v]) => `${next}${phpString(k)} => ${php(v, next)}`).join(',\n')},\n${indent}]`
-      : '[]';
-  }
-
-  /** The request as code: the real end-point, an API key placeholder, the params exactly as sent. */
-  function codeFor(lang, entity, action, params) {
-    const base = window.location.origin;
-    const json = JSON.stringify(params);
-    const url = version === 4 ? `${base}/crm/ajax/api4/${entity}/${action}` : `${base}/crm/ajax/rest`;
-    const form = version === 4 ? { params: json } : { entity, action, json };
-    if (lang === 'curl')
-      return [
-        `curl -X POST ${shellQuote(url)} \\`,
-        "  -H 'X-Crm-Auth: Bearer YOUR_API_KEY' \\",
-        "  -H 'X-Requested-With: XMLHttpRequest' \\",
-        ...Object.entries(form).map(
-          ([k, v], i, all) => `  --data-urlencode ${shellQuote(`${k}=${v}`)}${i < all.length - 1 ? ' \\' : ''}`,
-        ),
-      ].join('\n');
-    if (lang === 'js') {
-      const body =
-        version === 4
-          ? 'params: JSON.stringify(params)'
-          : `entity: ${JSON.stringify(entity)}, action: ${JSON.stringify(action)}, json: JSON.stringify(params)`;
-      return [
-        `const params = ${JSON.stringify(params, null, 2)};`,
-        `const response = await fetch(${JSON.stringify(url)}, {`,
-        "  method: 'POST',",
-        "  headers: { 'X-Crm-Auth': 'Bearer YOUR_API_KEY', 'X-Requested-With': 'XMLHttpRequest' },",
-        `  body: new URLSearchParams({ ${body} }),`,
-        '});',
-        'const result = await response.json();',
-      ].join('\n');
-    }
-    if (lang === 'python') {
-      const data =
-        version === 4
-          ? "{'params': json.dumps(params)}"
-          : `{'entity': ${JSON.stringify(entity)}, 'action': ${JSON.stringify(action)}, 'json': json.dumps(params)}`;
-      return [
-        'import json',
-        'import requests',
-        '',
-        `params = ${python(params)}`,
-        'response = requests.post(',
-        `    ${JSON.stringify(url)},`,
-        "    headers={'X-Crm-Auth': 'Bearer YOUR_API_KEY', 'X-Requested-With': 'XMLHttpRequest'},",
-        `    data=${data},`,
-        ')',
-        'result = response.json()',
-      ].join('\n');
-    }
-    const fields =
-      version === 4
-        ? "['params' => json_encode($params)]"
-        : `['entity' => ${phpString(entity)}, 'action' => ${phpString(action)}, 'json' => json_encode($params)]`;
-    return [
-      '<?php',
-      `$params = ${php(params)};`,
-      `$curl = curl_init(${phpString(url)});`,
-      'curl_setopt_array($curl, [',
-      '  CURLOPT_POST => TRUE,',
-      "  CURLOPT_HTTPHEADER => ['X-Crm-Auth: Bearer YOUR_API_KEY', 'X-Requested-With: XMLHttpRequest'],",
-      `  CURLOPT_POSTFIELDS => http_build_query(${fields}),`,
-      '  CURLOPT_RETURNTRANSFER => TRUE,',
-      ']);',
-      '$result = json_decode(curl_exec($curl), TRUE);',
-      `// Inside CiviCRM itself the same call is civicrm_api${version}(${phpString(entity)}, ${phpString(action)}, $params);`,
-    ].join('\n');
   }
 
   function showCode() {
@@ -408,18 +191,18 @@
     await loadFields(entitySelect.value, actionSelect.value);
     rebuild();
   });
-  $('x-add-where').addEventListener('click', () => {
+  byId('x-add-where').addEventListener('click', () => {
     addRow(whereRows, true).querySelector('select').focus();
     rebuild();
   });
-  $('x-add-value').addEventListener('click', () => {
+  byId('x-add-value').addEventListener('click', () => {
     addRow(valueRows, false).querySelector('select').focus();
     rebuild();
   });
-  $('x-builder').addEventListener('input', rebuild);
-  $('x-builder').addEventListener('change', rebuild);
+  byId('x-builder').addEventListener('input', rebuild);
+  byId('x-builder').addEventListener('change', rebuild);
   paramsInput.addEventListener('input', showCode);
-  $('explorer-form').addEventListener('submit', run);
+  byId('explorer-form').addEventListener('submit', run);
 
   const initial = new URLSearchParams(window.location.search);
   const startEntity = data.entities.includes(initial.get('entity'))

@@ -102,6 +102,22 @@ describe('api3 chaining (§3.5)', () => {
     expect(row['api.Email.getcount']).to.equal(0);
   });
 
+  it("$value paths read the parent row's own keys only (never a prototype member)", async () => {
+    const r = await e.call('Email', 'get', {
+      contact_id: ann,
+      sequential: 1,
+      return: 'contact_id,email',
+      'api.Email.getcount': { email: '$value.no_such_key' },
+      'api.Email.getcount.proto': { email: '$value.constructor' },
+      'api.Contact.getcount': { first_name: '$value.no_such_key' },
+      'api.Contact.getcount.proto': { first_name: '$value.__proto__.toString' },
+    });
+    // Like any path the row does not have: null, i.e. no value for that filter.
+    const row = r.values[0];
+    expect(row['api.Email.getcount.proto']).to.equal(row['api.Email.getcount']);
+    expect(row['api.Contact.getcount.proto']).to.equal(row['api.Contact.getcount']);
+  });
+
   it('runs nested chains and lists of parameter sets', async () => {
     const r = await e.call('Contact', 'get', {
       id: ann,

@@ -238,6 +238,29 @@ describe('api3 get family: actions, options, operators, joins', () => {
       });
       expect(n).to.equal(0);
     });
+    it('control params are checked by the validate step, worded as the reference words them', async () => {
+      const n = await e.countQueries(async () => {
+        for (const params of [
+          { options: { limit: 'ten' } },
+          { 'option.limit': -1 },
+          { rowCount: '5; DROP TABLE crm_contact' },
+        ]) {
+          const err = await e.fail('Contact', 'get', params);
+          expect(err.message).to.equal('limit is not a valid integer');
+          expect(err.details).to.include({ error_code: 2001, error_field: 'limit' });
+        }
+        expect((await e.fail('Contact', 'get', { options: { offset: 'x' } })).message).to.equal(
+          'offset is not a valid integer',
+        );
+        const flag = await e.fail('Contact', 'get', { sequential: { nested: 1 } });
+        expect(flag.code).to.equal('E_INVALID_PARAMS');
+        expect(flag.message).to.contain('sequential');
+      });
+      expect(n).to.equal(0);
+      // The lenient spellings still work: digits in a string, empty (no limit).
+      expect(await names({ options: { limit: '2' } })).to.have.length(2);
+      expect(await names({ options: { limit: '' } })).to.have.length(3);
+    });
     it('a filter value with quotes is bound, not interpolated', async () => {
       expect(await names({ last_name: "O'Brien'); DELETE FROM crm_contact; --" })).to.deep.equal([]);
       expect(await names({})).to.have.length(3);

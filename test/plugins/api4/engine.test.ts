@@ -50,8 +50,8 @@ describe('api4 engine', () => {
   });
 
   it('keeps JSON types: ints, floats, booleans, lists, null; secrets only for their holders and never echoed by writes', async () => {
-    const r = await k.call('Api4Thing', 'get', { select: ['*', 'secret_token'], where: [['name', '=', 'alpha']] });
-    expect(r.values[0]).to.deep.include({
+    const result = await k.call('Api4Thing', 'get', { select: ['*', 'secret_token'], where: [['name', '=', 'alpha']] });
+    expect(result.values[0]).to.deep.include({
       name: 'alpha',
       tags: ['red', 'blue'],
       score: 1.5,
@@ -59,7 +59,7 @@ describe('api4 engine', () => {
       contact_id: ann,
       secret_token: 'tok-alpha',
     });
-    expect(r.values[0].id).to.be.a('number');
+    expect(result.values[0].id).to.be.a('number');
     const beta = await k.call('Api4Thing', 'get', { where: [['name', '=', 'beta']] });
     expect(beta.values[0]).to.deep.include({ active: false, score: 2 });
     expect(beta.values[0]).not.to.have.property('secret_token');
@@ -78,7 +78,7 @@ describe('api4 engine', () => {
     await k.call('Api4Thing', 'delete', { where: [['name', '=', 'delta']] });
   });
 
-  it('operators: LIKE (case-insensitive), CONTAINS / NOT CONTAINS on serialized lists, IS EMPTY, NOT BETWEEN, literal wildcards', async () => {
+  it('operators: LIKE (case-insensitive), [NOT] CONTAINS on serialized lists, IS EMPTY, NOT BETWEEN, literal wildcards', async () => {
     expect(await names([['name', 'LIKE', 'ALP%']])).to.deep.equal(['alpha']);
     expect(await names([['tags', 'CONTAINS', 'blue']])).to.deep.equal(['alpha', 'beta']);
     expect(await names([['tags', 'NOT CONTAINS', 'red']])).to.deep.equal(['100%', 'beta', 'gamma_1']);
@@ -154,13 +154,13 @@ describe('api4 engine', () => {
 
   it('row access applies to joined entities too: a hidden joined contact reads as null and cannot be filtered on', async () => {
     const other = principalWith(['access CRM', 'view my contact'], 999999);
-    const r = await k.call(
+    const result = await k.call(
       'Api4Thing',
       'get',
       { select: ['name', 'contact_id.first_name'], where: [['name', '=', 'alpha']] },
       other,
     );
-    expect(r.values).to.deep.equal([{ name: 'alpha', 'contact_id.first_name': null }]);
+    expect(result.values).to.deep.equal([{ name: 'alpha', 'contact_id.first_name': null }]);
     expect(
       (
         await k.call(
@@ -181,8 +181,8 @@ describe('api4 engine', () => {
   it('api4() for plugins: caller principal and scope; typed error with code and status', async () => {
     const scope = createRequestScope(k.t.kernel.container, 'helper', principalWith(['access CRM'], ann));
     try {
-      const r = await api4(scope, 'Api4Thing', 'get', { select: ['name'], where: [['name', '=', 'beta']] });
-      expect(r).to.include({ entity: 'Api4Thing', action: 'get', version: 4, count: 1 });
+      const result = await api4(scope, 'Api4Thing', 'get', { select: ['name'], where: [['name', '=', 'beta']] });
+      expect(result).to.include({ entity: 'Api4Thing', action: 'get', version: 4, count: 1 });
       try {
         await api4(scope, 'Api4Thing', 'get', { where: [['nope', '=', 1]] });
         expect.fail('should throw');
@@ -221,7 +221,7 @@ describe('api4 engine', () => {
   });
 
   it('getFields and getActions filter with where and select; bare results of specific actions are wrapped', async () => {
-    const f = await k.call('Api4Thing', 'getFields', {
+    const fields = await k.call('Api4Thing', 'getFields', {
       where: [
         ['name', 'IN', ['score', 'active']],
         [
@@ -234,15 +234,15 @@ describe('api4 engine', () => {
       ],
       select: ['name', 'data_type'],
     });
-    expect(f.values).to.deep.equal([
+    expect(fields.values).to.deep.equal([
       { name: 'score', data_type: 'Float' },
       { name: 'active', data_type: 'Boolean' },
     ]);
     expect((await fail('Api4Thing', 'getFields', { where: [['name', 'SOUNDS', 'x']] })).code).to.equal(
       'E_INVALID_PARAMS',
     );
-    const a = await k.call('Api4Thing', 'getActions', { where: [['name', '=', 'get']], select: ['name'] });
-    expect(a.values).to.deep.equal([{ name: 'get' }]);
+    const actions = await k.call('Api4Thing', 'getActions', { where: [['name', '=', 'get']], select: ['name'] });
+    expect(actions.values).to.deep.equal([{ name: 'get' }]);
     const list = await k.call('Api4Fixture', 'getList', {});
     expect(list).to.deep.equal({
       entity: 'Api4Fixture',
@@ -254,7 +254,7 @@ describe('api4 engine', () => {
     });
   });
 
-  it('entity taps: beforeGet conditions apply to reads and writes; an explicit save permission; JSON text values; read-only fields ignored', async () => {
+  it('entity taps: beforeGet conditions on reads and writes; explicit save permission; JSON text; read-only fields ignored', async () => {
     const staff = principalWith(['access CRM'], ann);
     const hidden = await k.call('Api4Thing', 'create', { values: { name: 'hidden', data: { a: [1, 2] } } });
     expect(hidden.values[0].data).to.equal('{"a":[1,2]}');

@@ -45,7 +45,7 @@ export interface Api4Kernel {
 export async function bootApi4(
   opts: { plugins?: string[]; config?: Record<string, unknown> } = {},
 ): Promise<Api4Kernel> {
-  const t = await bootTestKernel({
+  const testKernel = await bootTestKernel({
     plugins: opts.plugins ?? PLUGINS,
     pluginDirs: [FIXTURES],
     logLevel: 'info',
@@ -60,11 +60,11 @@ export async function bootApi4(
       },
     },
   });
-  const identity = t.kernel.container.resolve('identity') as IdentityStore;
-  const app = await t.app();
-  const db = t.kernel.db;
+  const identity = testKernel.kernel.container.resolve('identity') as IdentityStore;
+  const app = await testKernel.app();
+  const db = testKernel.kernel.db;
   return {
-    t,
+    t: testKernel,
     identity,
     req: () => supertest(app.callback()) as unknown as supertest.Agent,
     async user(name, permissions) {
@@ -79,7 +79,7 @@ export async function bootApi4(
       return { userId: u.id, contactId: u.contact_id, key };
     },
     async call(entity, action, params = {}, principal = ADMIN) {
-      const scope = createRequestScope(t.kernel.container, 'test', principal);
+      const scope = createRequestScope(testKernel.kernel.container, 'test', principal);
       try {
         return await (scope.cradle.api4 as Api4Service).call({ entity, action, params, principal, scope });
       } finally {

@@ -19,9 +19,9 @@ describe('api4 create/update statements (the written row comes from RETURNING)',
   after(async () => k?.t.close());
 
   it('Contact.create is BEGIN, INSERT … RETURNING, the answer read as APIv4 shows it, COMMIT', async () => {
-    let r: any;
+    let result: any;
     const sqls = await statements(k, async () => {
-      r = await k.call(
+      result = await k.call(
         'Contact',
         'create',
         { values: { contact_type: 'Individual', first_name: 'Bench', last_name: 'Mark' } },
@@ -33,29 +33,40 @@ describe('api4 create/update statements (the written row comes from RETURNING)',
     expect(sqls[1]).to.match(/^insert into "crm_contact" .* returning /i);
     expect(sqls[2]).to.match(/^select /i);
     expect(sqls[3]).to.match(/^commit/i);
-    expect(r.values[0]).to.include({
+    expect(result.values[0]).to.include({
       display_name: 'Bench Mark',
       sort_name: 'Mark, Bench',
       contact_type: 'Individual',
     });
-    const [got] = (await k.call('Contact', 'get', { where: [['id', '=', r.values[0].id]] }, ADMIN)).values as any[];
-    expect(r.values[0]).to.deep.equal(got);
+    const [got] = (await k.call('Contact', 'get', { where: [['id', '=', result.values[0].id]] }, ADMIN))
+      .values as any[];
+    expect(result.values[0]).to.deep.equal(got);
   });
 
   it('Contact.update writes with UPDATE … RETURNING and answers the stored row', async () => {
     const {
-      values: [c],
+      values: [contactId],
     } = (await k.call(
       'Contact',
       'create',
       { values: { contact_type: 'Individual', first_name: 'Old', last_name: 'Name' } },
       ADMIN,
     )) as any;
-    let r: any;
+    let result: any;
     const sqls = await statements(k, async () => {
-      r = await k.call('Contact', 'update', { where: [['id', '=', c.id]], values: { first_name: 'New' } }, ADMIN);
+      result = await k.call(
+        'Contact',
+        'update',
+        { where: [['id', '=', contactId.id]], values: { first_name: 'New' } },
+        ADMIN,
+      );
     });
     expect(sqls.filter((q) => /^update "crm_contact" .* returning /i.test(q))).to.have.length(1);
-    expect(r.values[0]).to.include({ id: c.id, first_name: 'New', display_name: 'New Name', sort_name: 'Name, New' });
+    expect(result.values[0]).to.include({
+      id: contactId.id,
+      first_name: 'New',
+      display_name: 'New Name',
+      sort_name: 'Name, New',
+    });
   });
 });

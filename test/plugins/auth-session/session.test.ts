@@ -59,11 +59,11 @@ describe('auth-session and AuthX login/logout', () => {
       const res = await login('bob', PASSWORD);
       expect(res.status).to.equal(303);
       expect(res.headers.location).to.equal('/crm/authx/id');
-      const c = sessionCookie(res)!;
-      expect(c.attrs).to.include('httponly').and.include('samesite=lax').and.include('path=/');
-      expect(c.attrs).to.not.include('secure');
-      secrets.push(c.value);
-      const who = await k.req().get(AJAX).set('Cookie', c.pair);
+      const cookie = sessionCookie(res)!;
+      expect(cookie.attrs).to.include('httponly').and.include('samesite=lax').and.include('path=/');
+      expect(cookie.attrs).to.not.include('secure');
+      secrets.push(cookie.value);
+      const who = await k.req().get(AJAX).set('Cookie', cookie.pair);
       expect(who.body).to.include({
         contactId: k.cast.bob.contactId,
         userId: k.cast.bob.userId,
@@ -179,17 +179,17 @@ describe('auth-session and AuthX login/logout', () => {
         flow: 'login',
         cred: 'jwt',
       });
-      const c = sessionCookie(res)!;
-      secrets.push(c.value);
-      expect(c.attrs).to.include('httponly').and.include('samesite=lax');
-      const id = await k.req().get('/crm/authx/id').set('Cookie', c.pair);
+      const cookie = sessionCookie(res)!;
+      secrets.push(cookie.value);
+      expect(cookie.attrs).to.include('httponly').and.include('samesite=lax');
+      const id = await k.req().get('/crm/authx/id').set('Cookie', cookie.pair);
       expect(id.body).to.deep.equal({
         contact_id: k.cast.alice.contactId,
         user_id: k.cast.alice.userId,
         flow: 'login',
         cred: 'jwt',
       });
-      const ajax = await k.req().get(AJAX).set('Cookie', c.pair);
+      const ajax = await k.req().get(AJAX).set('Cookie', cookie.pair);
       expect(ajax.body).to.include({ flow: 'session', contactId: k.cast.alice.contactId });
     });
     it('refuses an API key (login accepts only JWTs by default)', async () => {
@@ -218,12 +218,12 @@ describe('auth-session and AuthX login/logout', () => {
       expect(sessionCookie(header)).to.equal(undefined);
     });
     it('refuses when a session of another contact is active, and rotates the id for the same contact', async () => {
-      const c = sessionCookie(await login('bob', PASSWORD))!;
-      secrets.push(c.value);
+      const cookie = sessionCookie(await login('bob', PASSWORD))!;
+      secrets.push(cookie.value);
       const other = await k
         .req()
         .post('/crm/authx/login')
-        .set('Cookie', c.pair)
+        .set('Cookie', cookie.pair)
         .type('form')
         .send({ _authx: `Bearer ${await jwt(k.cast.alice.contactId)}` });
       expect(other.status).to.equal(401);
@@ -231,14 +231,14 @@ describe('auth-session and AuthX login/logout', () => {
       const same = await k
         .req()
         .post('/crm/authx/login')
-        .set('Cookie', c.pair)
+        .set('Cookie', cookie.pair)
         .type('form')
         .send({ _authx: `Bearer ${await jwt(k.cast.bob.contactId)}` });
       expect(same.status).to.equal(200);
       const fresh = sessionCookie(same)!;
       secrets.push(fresh.value);
-      expect(fresh.value).to.not.equal(c.value);
-      expect((await k.req().get(AJAX).set('Cookie', c.pair)).body).to.include({ contactId: null });
+      expect(fresh.value).to.not.equal(cookie.value);
+      expect((await k.req().get(AJAX).set('Cookie', cookie.pair)).body).to.include({ contactId: null });
     });
     it('/crm/authx/logout ends the session and answers []', async () => {
       const c = sessionCookie(

@@ -4,14 +4,14 @@ import { individualDisplayName, individualSortName } from '../../../plugins/enti
 import { bootEngine, type Engine } from '../api3/helpers';
 
 describe('entity-contact', () => {
-  let e: Engine;
+  let engine: Engine;
   before(async () => {
-    e = await bootEngine();
+    engine = await bootEngine();
   });
-  after(async () => e?.t.close());
+  after(async () => engine?.t.close());
 
   const one = async (params: Record<string, unknown>) => {
-    const r = await e.call('Contact', 'create', params);
+    const r = await engine.call('Contact', 'create', params);
     return r.values[String(r.id)];
   };
 
@@ -39,7 +39,7 @@ describe('entity-contact', () => {
     });
     it('recomputes names on update', async () => {
       const c = await one({ contact_type: 'Individual', first_name: 'Jane', last_name: 'Doe' });
-      const r = await e.call('Contact', 'create', { id: c.id, last_name: 'Roe' });
+      const r = await engine.call('Contact', 'create', { id: c.id, last_name: 'Roe' });
       expect(r.values[c.id]).to.include({ display_name: 'Jane Roe', sort_name: 'Roe, Jane' });
     });
     it('organizations and households use their names', async () => {
@@ -62,27 +62,27 @@ describe('entity-contact', () => {
 
   describe('create (§4.1)', () => {
     it('requires contact_type and the per-type minimum', async () => {
-      expect((await e.fail('Contact', 'create', { first_name: 'X' })).details).to.deep.include({
+      expect((await engine.fail('Contact', 'create', { first_name: 'X' })).details).to.deep.include({
         fields: ['contact_type'],
         error_code: 'mandatory_missing',
       });
-      expect((await e.fail('Contact', 'create', { contact_type: 'Individual', job_title: 'x' })).message).to.equal(
+      expect((await engine.fail('Contact', 'create', { contact_type: 'Individual', job_title: 'x' })).message).to.equal(
         'Mandatory key(s) missing from params array: one of (first_name, last_name, email, display_name)',
       );
-      expect((await e.fail('Contact', 'create', { contact_type: 'Organization' })).message).to.equal(
+      expect((await engine.fail('Contact', 'create', { contact_type: 'Organization' })).message).to.equal(
         'Mandatory key(s) missing from params array: organization_name',
       );
-      expect((await e.fail('Contact', 'create', { contact_type: 'Household' })).message).to.equal(
+      expect((await engine.fail('Contact', 'create', { contact_type: 'Household' })).message).to.equal(
         'Mandatory key(s) missing from params array: household_name',
       );
-      expect((await e.fail('Contact', 'create', { contact_type: 'Robot', first_name: 'R2' })).message).to.equal(
+      expect((await engine.fail('Contact', 'create', { contact_type: 'Robot', first_name: 'R2' })).message).to.equal(
         "'Robot' is not a valid option for field contact_type",
       );
     });
     it('checks contact_sub_type against contact_type; stores it multi-valued', async () => {
       expect(
         (
-          await e.fail('Contact', 'create', {
+          await engine.fail('Contact', 'create', {
             contact_type: 'Organization',
             organization_name: 'O',
             contact_sub_type: 'Student',
@@ -91,7 +91,7 @@ describe('entity-contact', () => {
       ).to.equal('Invalid or Mismatched Contact Subtype: Student');
       const c = await one({ contact_type: 'Individual', first_name: 'S', contact_sub_type: ['Student', 'Staff'] });
       expect(c.contact_sub_type).to.deep.equal(['Student', 'Staff']);
-      const found = await e.call('Contact', 'get', { contact_sub_type: 'Staff', return: 'id' });
+      const found = await engine.call('Contact', 'get', { contact_sub_type: 'Staff', return: 'id' });
       expect(Object.keys(found.values)).to.deep.equal([c.id]);
     });
     it('email on create makes the primary email; aliases work (gender, individual_prefix)', async () => {
@@ -103,30 +103,30 @@ describe('entity-contact', () => {
         individual_prefix: 'Mr.',
       });
       expect(c).to.include({ gender_id: '2', prefix_id: '3' });
-      const emails = await e.call('Email', 'get', { contact_id: c.id, sequential: 1 });
+      const emails = await engine.call('Email', 'get', { contact_id: c.id, sequential: 1 });
       expect(emails.values).to.have.length(1);
       expect(emails.values[0]).to.include({ email: 'em@example.org', is_primary: '1', location_type_id: '1' });
-      const got = await e.call('Contact', 'getsingle', { id: c.id, return: 'email,gender,individual_prefix' });
+      const got = await engine.call('Contact', 'getsingle', { id: c.id, return: 'email,gender,individual_prefix' });
       expect(got).to.include({ email: 'em@example.org', gender: 'Male', individual_prefix: 'Mr.' });
     });
     it('dupe_check=1 refuses a duplicate with error_code duplicate and the ids', async () => {
-      const c = await one({
+      const contact = await one({
         contact_type: 'Individual',
         first_name: 'Dup',
         last_name: 'Licate',
         email: 'dup@example.org',
       });
-      const err = await e.fail('Contact', 'create', {
+      const err = await engine.fail('Contact', 'create', {
         contact_type: 'Individual',
         first_name: 'Dup',
         last_name: 'Licate',
         email: 'DUP@example.org',
         dupe_check: 1,
       });
-      expect(err.message).to.equal(`Found matching contacts: ${c.id}`);
+      expect(err.message).to.equal(`Found matching contacts: ${contact.id}`);
       expect(err.details).to.include({ error_code: 'duplicate' });
-      expect(err.details!.ids).to.deep.equal([c.id]);
-      const other = await e.call('Contact', 'create', {
+      expect(err.details!.ids).to.deep.equal([contact.id]);
+      const other = await engine.call('Contact', 'create', {
         contact_type: 'Individual',
         first_name: 'Dup',
         last_name: 'Licate',
@@ -143,94 +143,96 @@ describe('entity-contact', () => {
         birth_date: '1901-02-03',
       });
       const ids = async (p: Record<string, unknown>) =>
-        Object.keys((await e.call('Contact', 'get', { return: 'id', ...p })).values);
+        Object.keys((await engine.call('Contact', 'get', { return: 'id', ...p })).values);
       expect(await ids({ birth_date_low: '1901-01-01', birth_date_high: '1901-12-31' })).to.deep.equal([c.id]);
       expect(await ids({ 'filter.birth_date_high': '1900-12-31' })).to.deep.equal([]);
-      expect((await e.call('Contact', 'getsingle', { id: c.id, return: 'birth_date' })).birth_date).to.equal(
+      expect((await engine.call('Contact', 'getsingle', { id: c.id, return: 'birth_date' })).birth_date).to.equal(
         '1901-02-03',
       );
     });
     it('current_employer finds or creates the organisation; get returns its name; filters and sorts on it', async () => {
-      const a = await one({
+      const first = await one({
         contact_type: 'Individual',
         first_name: 'Wendy',
         last_name: 'Worker',
         current_employer: 'Widget Co',
       });
-      const orgs = await e.call('Contact', 'get', {
+      const orgs = await engine.call('Contact', 'get', {
         contact_type: 'Organization',
         organization_name: 'Widget Co',
         sequential: 1,
         return: 'id',
       });
       expect(orgs.count).to.equal(1);
-      expect(a.employer_id).to.equal(orgs.values[0].id);
-      const b = await one({
+      expect(first.employer_id).to.equal(orgs.values[0].id);
+      const second = await one({
         contact_type: 'Individual',
         first_name: 'Walt',
         last_name: 'Worker',
         current_employer: 'Widget Co',
       });
-      expect(b.employer_id).to.equal(orgs.values[0].id);
-      const got = await e.call('Contact', 'getsingle', { id: a.id });
+      expect(second.employer_id).to.equal(orgs.values[0].id);
+      const got = await engine.call('Contact', 'getsingle', { id: first.id });
       expect(got.current_employer).to.equal('Widget Co');
-      const byEmployer = await e.call('Contact', 'get', {
+      const byEmployer = await engine.call('Contact', 'get', {
         current_employer: 'Widget Co',
         return: 'first_name',
         sequential: 1,
         options: { sort: 'current_employer, first_name' },
       });
       expect(byEmployer.values.map((v: any) => v.first_name)).to.deep.equal(['Walt', 'Wendy']);
-      const mismatch = await e.fail('Contact', 'create', {
+      const mismatch = await engine.fail('Contact', 'create', {
         contact_type: 'Individual',
         first_name: 'M',
         current_employer: 'Widget Co',
-        employer_id: a.id,
+        employer_id: first.id,
       });
       expect(mismatch.message).to.equal('Employer name and Employer id Mismatch');
     });
     it('api_key needs a permission to set and to read', async () => {
-      const c = await one({ contact_type: 'Individual', first_name: 'K' });
-      const err = await e.fail(
+      const contact = await one({ contact_type: 'Individual', first_name: 'K' });
+      const err = await engine.fail(
         'Contact',
         'create',
-        { id: c.id, api_key: 'secret123' },
+        { id: contact.id, api_key: 'secret123' },
         principalWith(['access CRM'], 1),
       );
       expect(err.message).to.equal('Permission denied to modify api key');
-      await e.call('Contact', 'create', { id: c.id, api_key: 'secret123' });
-      const staff = await e.call(
+      await engine.call('Contact', 'create', { id: contact.id, api_key: 'secret123' });
+      const staff = await engine.call(
         'Contact',
         'getsingle',
-        { id: c.id, return: 'api_key,first_name' },
+        { id: contact.id, return: 'api_key,first_name' },
         principalWith(['access CRM'], 1),
       );
       expect(staff).not.to.have.property('api_key');
-      expect((await e.call('Contact', 'getsingle', { id: c.id, return: 'api_key' })).api_key).to.equal('secret123');
+      expect((await engine.call('Contact', 'getsingle', { id: contact.id, return: 'api_key' })).api_key).to.equal(
+        'secret123',
+      );
     });
   });
 
   describe('delete and trash (§4.3, §4.4)', () => {
     it('moves to trash by default; get hides trash; showAll and is_deleted reveal it; skip_undelete deletes', async () => {
-      const c = await one({ contact_type: 'Individual', first_name: 'Trashy', email: 'trash@example.org' });
-      expect(await e.call('Contact', 'delete', { id: c.id })).to.deep.equal({
+      const contact = await one({ contact_type: 'Individual', first_name: 'Trashy', email: 'trash@example.org' });
+      expect(await engine.call('Contact', 'delete', { id: contact.id })).to.deep.equal({
         is_error: 0,
         version: 3,
         count: 1,
         values: 1,
       });
-      expect(await e.call('Contact', 'getcount', { id: c.id })).to.equal(0);
-      expect(await e.call('Contact', 'getcount', { id: c.id, is_deleted: 1 })).to.equal(1);
-      expect(await e.call('Contact', 'getcount', { id: c.id, showAll: 'all' })).to.equal(1);
-      expect(await e.call('Contact', 'getcount', { id: c.id, showAll: 'trash' })).to.equal(1);
-      expect(await e.call('Email', 'getcount', { contact_id: c.id })).to.equal(1);
-      await e.call('Contact', 'delete', { id: c.id, skip_undelete: 1 });
-      expect(await e.call('Contact', 'getcount', { id: c.id, showAll: 'all' })).to.equal(0);
-      expect(await e.call('Email', 'getcount', { contact_id: c.id })).to.equal(0);
+      expect(await engine.call('Contact', 'getcount', { id: contact.id })).to.equal(0);
+      expect(await engine.call('Contact', 'getcount', { id: contact.id, is_deleted: 1 })).to.equal(1);
+      expect(await engine.call('Contact', 'getcount', { id: contact.id, showAll: 'all' })).to.equal(1);
+      expect(await engine.call('Contact', 'getcount', { id: contact.id, showAll: 'trash' })).to.equal(1);
+      expect(await engine.call('Email', 'getcount', { contact_id: contact.id })).to.equal(1);
+      await engine.call('Contact', 'delete', { id: contact.id, skip_undelete: 1 });
+      expect(await engine.call('Contact', 'getcount', { id: contact.id, showAll: 'all' })).to.equal(0);
+      expect(await engine.call('Email', 'getcount', { contact_id: contact.id })).to.equal(0);
     });
     it('refuses to delete the logged-in contact', async () => {
       const c = await one({ contact_type: 'Individual', first_name: 'Me' });
-      const err = await e.fail('Contact', 'delete', { id: c.id }, principalWith(['*'], Number(c.id)));
+      const err = await engine.fail('Contact', 'delete', { id: c.id }, principalWith(['*'], Number(c.id)));
       expect(err.message).to.equal(
         'This contact record is linked to the currently logged in user account - and cannot be deleted.',
       );
@@ -239,47 +241,53 @@ describe('entity-contact', () => {
 
   describe('email/phone/address/website primary rules (§4.5)', () => {
     it('first block is primary; a new primary clears the others; deleting the primary promotes another', async () => {
-      const c = await one({ contact_type: 'Individual', first_name: 'P' });
-      const a = await e.call('Email', 'create', { contact_id: c.id, email: 'A@Example.org' });
-      expect(a.values[a.id]).to.include({ is_primary: '1', email: 'a@example.org' });
-      const b = await e.call('Email', 'create', { contact_id: c.id, email: 'b@example.org' });
-      expect(b.values[b.id].is_primary).to.equal('0');
-      await e.call('Email', 'create', { id: b.id, is_primary: 1 });
+      const contact = await one({ contact_type: 'Individual', first_name: 'P' });
+      const emailA = await engine.call('Email', 'create', { contact_id: contact.id, email: 'A@Example.org' });
+      expect(emailA.values[emailA.id]).to.include({ is_primary: '1', email: 'a@example.org' });
+      const emailB = await engine.call('Email', 'create', { contact_id: contact.id, email: 'b@example.org' });
+      expect(emailB.values[emailB.id].is_primary).to.equal('0');
+      await engine.call('Email', 'create', { id: emailB.id, is_primary: 1 });
       const prim = async () =>
-        (await e.call('Email', 'get', { contact_id: c.id, is_primary: 1, sequential: 1 })).values.map(
+        (await engine.call('Email', 'get', { contact_id: contact.id, is_primary: 1, sequential: 1 })).values.map(
           (v: any) => v.email,
         );
       expect(await prim()).to.deep.equal(['b@example.org']);
-      await e.call('Email', 'create', { id: a.id, signature_text: 'hi' });
+      await engine.call('Email', 'create', { id: emailA.id, signature_text: 'hi' });
       expect(await prim()).to.deep.equal(['b@example.org']);
-      await e.call('Email', 'delete', { id: b.id });
+      await engine.call('Email', 'delete', { id: emailB.id });
       expect(await prim()).to.deep.equal(['a@example.org']);
-      expect((await e.call('Contact', 'getsingle', { id: c.id, return: 'email' })).email).to.equal('a@example.org');
+      expect((await engine.call('Contact', 'getsingle', { id: contact.id, return: 'email' })).email).to.equal(
+        'a@example.org',
+      );
     });
     it('is_bulkmail is kept on one email per contact', async () => {
       const c = await one({ contact_type: 'Individual', first_name: 'Bulk' });
-      const a = await e.call('Email', 'create', { contact_id: c.id, email: 'a@bulk.org', is_bulkmail: 1 });
-      await e.call('Email', 'create', { contact_id: c.id, email: 'b@bulk.org', is_bulkmail: 1 });
-      expect(await e.call('Email', 'getvalue', { id: a.id, return: 'is_bulkmail' })).to.equal('0');
+      const a = await engine.call('Email', 'create', { contact_id: c.id, email: 'a@bulk.org', is_bulkmail: 1 });
+      await engine.call('Email', 'create', { contact_id: c.id, email: 'b@bulk.org', is_bulkmail: 1 });
+      expect(await engine.call('Email', 'getvalue', { id: a.id, return: 'is_bulkmail' })).to.equal('0');
     });
     it('the only row cannot be made non-primary; phones get phone_numeric; addresses default the location type', async () => {
-      const c = await one({ contact_type: 'Individual', first_name: 'Q' });
-      const p = await e.call('Phone', 'create', { contact_id: c.id, phone: '+44 (20) 7946-0000', is_primary: 0 });
-      expect(p.values[p.id]).to.include({ is_primary: '1', phone_numeric: '442079460000' });
-      const a = await e.call('Address', 'create', {
-        contact_id: c.id,
+      const contact = await one({ contact_type: 'Individual', first_name: 'Q' });
+      const phone = await engine.call('Phone', 'create', {
+        contact_id: contact.id,
+        phone: '+44 (20) 7946-0000',
+        is_primary: 0,
+      });
+      expect(phone.values[phone.id]).to.include({ is_primary: '1', phone_numeric: '442079460000' });
+      const address = await engine.call('Address', 'create', {
+        contact_id: contact.id,
         street_address: '1 Main St',
         city: 'Springfield',
       });
-      expect(a.values[a.id]).to.include({ location_type_id: '1', is_primary: '1' });
-      const got = await e.call('Contact', 'getsingle', { id: c.id, return: 'street_address,city,phone' });
+      expect(address.values[address.id]).to.include({ location_type_id: '1', is_primary: '1' });
+      const got = await engine.call('Contact', 'getsingle', { id: contact.id, return: 'street_address,city,phone' });
       expect(got).to.include({ street_address: '1 Main St', city: 'Springfield', phone: '+44 (20) 7946-0000' });
-      const w = await e.call('Website', 'create', {
-        contact_id: c.id,
+      const website = await engine.call('Website', 'create', {
+        contact_id: contact.id,
         url: 'https://q.example',
         website_type_id: 'Work',
       });
-      expect(w.values[w.id]).to.include({ website_type_id: '1' });
+      expect(website.values[website.id]).to.include({ website_type_id: '1' });
     });
   });
 });

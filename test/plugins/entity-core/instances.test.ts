@@ -11,20 +11,20 @@ import type { Api3Service } from '../../../plugins/api3';
 import { ADMIN, bootEngine, type Engine } from '../api3/helpers';
 
 describe('entity-core: option caches across instances', function () {
-  let a: Engine;
-  let b: Kernel;
+  let first: Engine;
+  let second: Kernel;
   before(async function () {
     if (!process.env.DATABASE_URL) this.skip();
-    a = await bootEngine();
-    b = await createKernel({ config: a.t.config, log: createLogger({ level: 'silent' }) });
+    first = await bootEngine();
+    second = await createKernel({ config: first.t.config, log: createLogger({ level: 'silent' }) });
   });
   after(async () => {
-    await b?.close();
-    await a?.t.close();
+    await second?.close();
+    await first?.t.close();
   });
 
   const callB = async (entity: string, action: string, params: Record<string, unknown>) => {
-    const scope = createRequestScope(b.container, 'b', ADMIN);
+    const scope = createRequestScope(second.container, 'b', ADMIN);
     try {
       return await scope.resolve<Api3Service>('api3').call({ entity, action, params, principal: ADMIN, scope });
     } finally {
@@ -38,7 +38,7 @@ describe('entity-core: option caches across instances', function () {
 
   it('sees an option another instance added, without a restart', async () => {
     expect(await prefixesOnB()).to.not.include('Capt.');
-    await a.call('OptionValue', 'create', { option_group_id: 'individual_prefix', label: 'Capt.', name: 'Capt.' });
+    await first.call('OptionValue', 'create', { option_group_id: 'individual_prefix', label: 'Capt.', name: 'Capt.' });
     let seen: string[] = [];
     for (let i = 0; i < 40 && !seen.includes('Capt.'); i++) {
       await new Promise((r) => setTimeout(r, 50));
@@ -58,7 +58,7 @@ describe('entity-core: option caches across instances', function () {
   });
 
   it('a rolled-back option write is never announced', async () => {
-    await a.call('OptionValue', 'create', {
+    await first.call('OptionValue', 'create', {
       option_group_id: 'individual_prefix',
       label: 'Adm.',
       name: 'Adm.',

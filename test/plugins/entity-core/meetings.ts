@@ -22,18 +22,18 @@ export interface Meetings {
 }
 
 export async function bootMeetings(): Promise<Meetings> {
-  const t = await bootTestKernel({
+  const testKernel = await bootTestKernel({
     plugins: ['users', 'auth-authx', 'rest-api3', 'rest-api4', 'meetings'],
     pluginDirs: [FIXTURES],
     logLevel: 'warn',
     config: { pluginConfig: { users: USERS } },
   });
-  const http: supertest.Agent = await t.http();
+  const http: supertest.Agent = await testKernel.http();
   return {
-    t,
+    t: testKernel,
     async userWith(name, permissions) {
-      const identity = t.kernel.container.resolve('identity') as IdentityStore;
-      const db = t.kernel.db;
+      const identity = testKernel.kernel.container.resolve('identity') as IdentityStore;
+      const db = testKernel.kernel.db;
       await identity.ensureRole(db, name);
       await identity.grantPermissions(db, name, ['authenticate with api key', 'access AJAX API', ...permissions]);
       const user = await identity.createUser(db, { username: name, password: 'pw-for-tests-123', roles: [name] });

@@ -7,19 +7,21 @@ import { bootMeetings, type Headers, type Meetings, type Row } from './meetings'
 
 describe('row access as conditions (entity.access {where}, EXISTS), over HTTP', function () {
   this.timeout(60000);
-  let m: Meetings;
+  let meetings: Meetings;
   let member: Headers;
   let admin: Headers;
   let ann: number;
   let bob: number;
   let shared: number;
   let hidden: number;
-  const userWith = (name: string, permissions: string[]) => m.userWith(name, permissions);
-  const api4 = (who: Headers, entity: string, action: string, params: Row) => m.api4(who, entity, action, params);
-  const api3 = (who: Headers, entity: string, action: string, params: Row) => m.api3(who, entity, action, params);
+  const userWith = (name: string, permissions: string[]) => meetings.userWith(name, permissions);
+  const api4 = (who: Headers, entity: string, action: string, params: Row) =>
+    meetings.api4(who, entity, action, params);
+  const api3 = (who: Headers, entity: string, action: string, params: Row) =>
+    meetings.api3(who, entity, action, params);
 
   before(async () => {
-    m = await bootMeetings();
+    meetings = await bootMeetings();
     const annUser = await userWith('ann', ['access CRM', 'view my contact']);
     member = annUser.headers;
     ann = annUser.contactId;
@@ -36,7 +38,7 @@ describe('row access as conditions (entity.access {where}, EXISTS), over HTTP', 
     shared = await meeting('Planning', [ann, bob]);
     hidden = await meeting('Board only', [bob]);
   });
-  after(() => m?.t.close());
+  after(() => meetings?.t.close());
 
   it('APIv4 get and APIv3 get/getcount show only the meetings the caller is tied to', async () => {
     const v4 = await api4(member, 'Meeting', 'get', { select: ['id', 'subject'] });

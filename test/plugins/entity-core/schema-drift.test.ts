@@ -42,19 +42,19 @@ describe('schema from metadata: drift', function () {
   });
 
   describe('the database the migrations build', () => {
-    let t: TestKernel;
+    let testKernel: TestKernel;
     before(async () => {
-      t = await bootTestKernel({ logLevel: 'warn' });
+      testKernel = await bootTestKernel({ logLevel: 'warn' });
     });
-    after(() => t?.close());
+    after(() => testKernel?.close());
 
     it('holds exactly the snapshots’ columns, types, defaults, nullability, indexes and foreign keys', async () => {
-      const booted = new Set(t.kernel.plugins.map((p) => p.name));
+      const booted = new Set(testKernel.kernel.plugins.map((p) => p.name));
       const expected: SchemaSnapshot = {
         tables: Object.assign({}, ...schemas.filter((s) => booted.has(s.plugin.name)).map((s) => s.snapshot.tables)),
       };
       const tables = Object.keys(expected.tables);
-      const actual = await introspectSchema(t.kernel.db, tables);
+      const actual = await introspectSchema(testKernel.kernel.db, tables);
       // A reference into a plugin's own non-entity table (a session token's crm_session) is written by hand in
       // that plugin's migration; the snapshots own the references between entity tables.
       for (const table of Object.values(actual.tables))
@@ -63,7 +63,7 @@ describe('schema from metadata: drift', function () {
     });
 
     it('keeps the indexes the benchmark relies on', async () => {
-      const { rows } = (await t.kernel.db.raw(
+      const { rows } = (await testKernel.kernel.db.raw(
         `select indexname, indexdef from pg_indexes where schemaname = current_schema() and tablename = 'crm_contact'`,
       )) as { rows: Array<{ indexname: string; indexdef: string }> };
       const def = (name: string) => rows.find((r) => r.indexname === name)?.indexdef ?? `(no index ${name})`;

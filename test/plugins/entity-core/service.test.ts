@@ -90,22 +90,22 @@ describe('entity service (entity-core): one save/delete sequence under both APIs
     const registry = k.t.kernel.container.resolve<EntityRegistry>('entities');
     const deleted: unknown[] = [];
     registry.extend('Contact', { afterDelete: (row) => void deleted.push(row.id) });
-    const a = await k.call('Contact', 'create', { values: { contact_type: 'Individual', first_name: 'Del' } });
-    const b = await k.call('Contact', 'create', { values: { contact_type: 'Individual', first_name: 'Del2' } });
-    await k.call('Contact', 'delete', { where: [['id', '=', a.values[0].id]] });
+    const first = await k.call('Contact', 'create', { values: { contact_type: 'Individual', first_name: 'Del' } });
+    const second = await k.call('Contact', 'create', { values: { contact_type: 'Individual', first_name: 'Del2' } });
+    await k.call('Contact', 'delete', { where: [['id', '=', first.values[0].id]] });
     const scope = (await import('../../../kernel')).createRequestScope(k.t.kernel.container, 't', ADMIN);
     try {
       await scope.cradle.api.call({
         entity: 'Contact',
         action: 'delete',
-        params: { id: b.values[0].id, skip_undelete: 1 },
+        params: { id: second.values[0].id, skip_undelete: 1 },
         principal: ADMIN,
         scope,
       });
     } finally {
       await scope.dispose();
     }
-    expect(deleted).to.deep.equal([a.values[0].id, b.values[0].id]);
+    expect(deleted).to.deep.equal([first.values[0].id, second.values[0].id]);
   });
 
   it('refuses unknown ids through sc.entities with a clear error', async () => {

@@ -2,15 +2,15 @@ import { expect } from 'chai';
 import { bootEngine, type Engine } from '../api3/helpers';
 
 describe('entity-option', () => {
-  let e: Engine;
+  let engine: Engine;
   before(async () => {
-    e = await bootEngine();
+    engine = await bootEngine();
   });
-  after(async () => e?.t.close());
+  after(async () => engine?.t.close());
 
   it('seeds the option groups and location types', async () => {
     const groups = (
-      await e.call('OptionGroup', 'get', { options: { limit: 0 }, return: 'name', sequential: 1 })
+      await engine.call('OptionGroup', 'get', { options: { limit: 0 }, return: 'name', sequential: 1 })
     ).values.map((v: any) => v.name);
     expect(groups).to.include.members([
       'gender',
@@ -23,21 +23,21 @@ describe('entity-option', () => {
       'contact_type',
       'contact_sub_type',
     ]);
-    const lt = await e.call('LocationType', 'get', { is_default: 1, sequential: 1 });
+    const lt = await engine.call('LocationType', 'get', { is_default: 1, sequential: 1 });
     expect(lt.values).to.have.length(1);
     expect(lt.values[0]).to.include({ name: 'Home', is_default: '1' });
   });
 
   it('OptionValue accepts the group by name (and option_group_name), fills value, weight and name', async () => {
-    const r = await e.call('OptionValue', 'create', { option_group_id: 'gender', label: 'Non-binary' });
-    expect(r.values[r.id]).to.include({ value: '4', weight: '4', name: 'Non-binary', is_active: '1' });
-    expect((await e.call('Contact', 'getoptions', { field: 'gender_id' })).values).to.deep.equal({
+    const created = await engine.call('OptionValue', 'create', { option_group_id: 'gender', label: 'Non-binary' });
+    expect(created.values[created.id]).to.include({ value: '4', weight: '4', name: 'Non-binary', is_active: '1' });
+    expect((await engine.call('Contact', 'getoptions', { field: 'gender_id' })).values).to.deep.equal({
       1: 'Female',
       2: 'Male',
       3: 'Other',
       4: 'Non-binary',
     });
-    const byAlias = await e.call('OptionValue', 'get', {
+    const byAlias = await engine.call('OptionValue', 'get', {
       option_group_name: 'gender',
       value: '4',
       return: 'label',
@@ -47,38 +47,38 @@ describe('entity-option', () => {
   });
 
   it('a disabled option value is no longer offered nor accepted', async () => {
-    const r = await e.call('OptionValue', 'get', { option_group_id: 'phone_type', name: 'Pager' });
-    await e.call('OptionValue', 'create', { id: r.id, is_active: 0 });
-    expect((await e.call('Phone', 'getoptions', { field: 'phone_type_id' })).values).not.to.have.property('4');
-    const err = await e.fail('Phone', 'create', { contact_id: 1, phone: '1', phone_type_id: 'Pager' });
+    const r = await engine.call('OptionValue', 'get', { option_group_id: 'phone_type', name: 'Pager' });
+    await engine.call('OptionValue', 'create', { id: r.id, is_active: 0 });
+    expect((await engine.call('Phone', 'getoptions', { field: 'phone_type_id' })).values).not.to.have.property('4');
+    const err = await engine.fail('Phone', 'create', { contact_id: 1, phone: '1', phone_type_id: 'Pager' });
     expect(err.message).to.equal("'Pager' is not a valid option for field phone_type_id");
   });
 
   it('OptionValue.create needs option_group_id and label', async () => {
-    const err = await e.fail('OptionValue', 'create', { value: 9 });
+    const err = await engine.fail('OptionValue', 'create', { value: 9 });
     expect(err.details).to.deep.include({ fields: ['option_group_id', 'label'], error_code: 'mandatory_missing' });
-    expect((await e.fail('OptionValue', 'create', { option_group_id: 'no_such_group', label: 'x' })).message).to.equal(
-      "'no_such_group' is not a valid option for field option_group_id",
-    );
+    expect(
+      (await engine.fail('OptionValue', 'create', { option_group_id: 'no_such_group', label: 'x' })).message,
+    ).to.equal("'no_such_group' is not a valid option for field option_group_id");
   });
 
   it('one default location type, one default value per option group', async () => {
-    const lt = await e.call('LocationType', 'create', { name: 'Cabin', display_name: 'Cabin', is_default: 1 });
-    const defaults = await e.call('LocationType', 'get', { is_default: 1, sequential: 1, return: 'name' });
+    const lt = await engine.call('LocationType', 'create', { name: 'Cabin', display_name: 'Cabin', is_default: 1 });
+    const defaults = await engine.call('LocationType', 'get', { is_default: 1, sequential: 1, return: 'name' });
     expect(defaults.values.map((v: any) => v.name)).to.deep.equal(['Cabin']);
-    const a = await e.call('OptionValue', 'create', {
+    const a = await engine.call('OptionValue', 'create', {
       option_group_id: 'website_type',
       label: 'Mastodon',
       is_default: 1,
     });
-    await e.call('OptionValue', 'create', { option_group_id: 'website_type', label: 'Bluesky', is_default: 1 });
-    expect(await e.call('OptionValue', 'getvalue', { id: a.id, return: 'is_default' })).to.equal('0');
-    await e.call('LocationType', 'create', { id: 1, is_default: 1 });
-    await e.call('LocationType', 'delete', { id: lt.id });
+    await engine.call('OptionValue', 'create', { option_group_id: 'website_type', label: 'Bluesky', is_default: 1 });
+    expect(await engine.call('OptionValue', 'getvalue', { id: a.id, return: 'is_default' })).to.equal('0');
+    await engine.call('LocationType', 'create', { id: 1, is_default: 1 });
+    await engine.call('LocationType', 'delete', { id: lt.id });
   });
 
   it('LocationType.getoptions lists display names', async () => {
-    expect((await e.call('Address', 'getoptions', { field: 'location_type_id' })).values).to.deep.equal({
+    expect((await engine.call('Address', 'getoptions', { field: 'location_type_id' })).values).to.deep.equal({
       1: 'Home',
       2: 'Work',
       3: 'Main',

@@ -22,10 +22,10 @@ import { hiddenValue, loginAgent, seedWebUsers } from '../../support/web';
 describe('oauth-admin: /crm/admin/oauth', function () {
   this.timeout(60000);
   let servers: RunningOAuthServers;
-  let t: TestKernel;
+  let testKernel: TestKernel;
   let dataDir: string;
   let admin: supertest.Agent;
-  const fresh = async () => supertest.agent((await t.app()).callback());
+  const fresh = async () => supertest.agent((await testKernel.app()).callback());
   const csrfOf = async () => hiddenValue((await admin.get('/crm/admin/oauth')).text, 'csrf');
   const post = async (fields: Record<string, unknown>) =>
     admin
@@ -38,12 +38,12 @@ describe('oauth-admin: /crm/admin/oauth', function () {
     dataDir = tempDataDir();
     writeTestProviders(servers, path.join(dataDir, 'oauth-providers'));
     // No publicUrl: the redirect URI comes from the listening address (the one the test server knows).
-    t = await bootTestKernel({ config: { dataDir, server: { host: '127.0.0.1', port: 9 } } });
-    await seedWebUsers(t);
+    testKernel = await bootTestKernel({ config: { dataDir, server: { host: '127.0.0.1', port: 9 } } });
+    await seedWebUsers(testKernel);
     admin = await fresh();
     await loginAgent(admin, 'oauthadmin');
   });
-  after(() => stopOAuthTest(t, servers, dataDir));
+  after(() => stopOAuthTest(testKernel, servers, dataDir));
 
   it('is behind login and the manage OAuth client permission, and linked from the home page', async () => {
     expect((await (await fresh()).get('/crm/admin/oauth')).status).to.equal(303);
@@ -74,7 +74,7 @@ describe('oauth-admin: /crm/admin/oauth', function () {
     const id = /<tr><td>(\d+)<\/td><td><code>oidc_m2m<\/code><\/td><td>first-guid</.exec(page.text)![1];
 
     expect((await post({ op: 'update', id, guid: 'second-guid', secret: '' })).status).to.equal(303);
-    const [row] = (await t.kernel.db('crm_oauth_client').where({ id })) as Array<Record<string, unknown>>;
+    const [row] = (await testKernel.kernel.db('crm_oauth_client').where({ id })) as Array<Record<string, unknown>>;
     expect(row.guid).to.equal('second-guid');
     expect(row.secret, 'an empty secret box keeps the stored secret').to.be.a('string').and.not.equal('');
 
@@ -83,7 +83,7 @@ describe('oauth-admin: /crm/admin/oauth', function () {
     expect(page.text).to.include('Client disabled.').and.include(`aria-label="Enable oidc_m2m client second-guid"`);
     await post({ op: 'enable', id });
     expect((await post({ op: 'delete', id })).headers.location).to.equal('/crm/admin/oauth?done=deleted');
-    expect(await t.kernel.db('crm_oauth_client').where({ id })).to.have.length(0);
+    expect(await testKernel.kernel.db('crm_oauth_client').where({ id })).to.have.length(0);
   });
 
   it('refuses a post without the session CSRF token, and shows API errors on the page', async () => {
@@ -92,7 +92,7 @@ describe('oauth-admin: /crm/admin/oauth', function () {
       .type('form')
       .send({ csrf: 'nope', op: 'create', provider: 'oidc_m2m', guid: 'forged' });
     expect(forged.status).to.equal(403);
-    expect(await t.kernel.db('crm_oauth_client').where({ guid: 'forged' })).to.have.length(0);
+    expect(await testKernel.kernel.db('crm_oauth_client').where({ guid: 'forged' })).to.have.length(0);
     const bad = await post({ op: 'create', provider: 'no_such_provider', guid: 'x<script>' });
     expect(bad.status).to.be.within(400, 499);
     expect(bad.text).to.include('role="alert"').and.not.include('x<script>');
@@ -117,16 +117,20 @@ describe('oauth-admin: /crm/admin/oauth', function () {
     const after = await admin.get('/crm/admin/oauth?done=connected');
     expect(after.text).to.include('Connected: the token is stored.').and.include('alice');
     const tokenId = /<tr data-token="(\d+)">/.exec(after.text)![1];
-    const [token] = (await t.kernel.db('crm_oauth_systoken').where({ id: tokenId })) as Array<Record<string, string>>;
+    const [token] = (await testKernel.kernel.db('crm_oauth_systoken').where({ id: tokenId })) as Array<
+      Record<string, string>
+    >;
     expect(after.text).to.not.include(token.access_token).and.not.include(token.refresh_token);
     expect(after.text).to.not.include(OIDC_CLIENT.secret);
 
     const refreshed = await post({ op: 'refresh', id: tokenId });
     expect(refreshed.headers.location).to.equal('/crm/admin/oauth?done=refreshed');
-    const [again] = (await t.kernel.db('crm_oauth_systoken').where({ id: tokenId })) as Array<Record<string, string>>;
+    const [again] = (await testKernel.kernel.db('crm_oauth_systoken').where({ id: tokenId })) as Array<
+      Record<string, string>
+    >;
     expect(again.access_token).to.not.equal(token.access_token);
 
     expect((await post({ op: 'revoke', id: tokenId })).headers.location).to.equal('/crm/admin/oauth?done=revoked');
-    expect(await t.kernel.db('crm_oauth_systoken').where({ id: tokenId })).to.have.length(0);
+    expect(await testKernel.kernel.db('crm_oauth_systoken').where({ id: tokenId })).to.have.length(0);
   });
 });

@@ -14,7 +14,7 @@ import { cliContext, createDb, createKernel, createLogger } from '../../../host'
 import { failure, bootTestKernel, type TestKernel } from '../../../host/testing';
 import type { OAuthAccess } from '../../../plugins/oauth-client/bearer';
 import type { OAuthStore, Row } from '../../../plugins/oauth-client/store';
-import { sha256 } from '../../../plugins/oauth-client/store';
+import { sha256 } from '../../../plugins/oauth-client/hashes';
 import type { SessionStore } from '../../../plugins/users';
 import type { IdentityStore } from '../../../plugins/users';
 import {
@@ -413,6 +413,39 @@ describe('OAuth entities and APIv4 actions (real authorization servers)', functi
       expect(await tokensWhere('OAuthSysToken', 'flow-sys')).to.have.length(1);
     });
 
+    it('runs as an internal action: bindings and chains cannot reach it, catalogues do not list it', async () => {
+      const [start] = await call(
+        'OAuthClient',
+        'authorizationCode',
+        { where: [['id', '=', oidcClientId]] },
+        user.principal,
+      );
+      const state = new URL(String(start.url)).searchParams.get('state')!;
+      // What every binding does (no internal flag): not found, even for an administrator; state kept.
+      const viaBinding = await failure(
+        call('OAuthClient', 'authorizationCodeReturn', { state, code: 'abc' }, user.principal),
+      );
+      expect(viaBinding.code).to.equal('E_ACTION_NOT_FOUND');
+      expect(t.kernel.api.actions({ version: 4, entity: 'OAuthClient' }).map((a) => a.action)).not.to.include(
+        'authorizationCodeReturn',
+      );
+      expect(await t.kernel.api.can('OAuthClient', 'authorizationCodeReturn', ADMIN, { version: 4 })).to.equal(false);
+      expect(await db('crm_oauth_state').where({ id: state }).first()).to.not.equal(undefined);
+      // In-process with the flag, authorization still runs in the pipeline.
+      const forbidden = await failure(
+        t.kernel.call({
+          version: 4,
+          entity: 'OAuthClient',
+          action: 'authorizationCodeReturn',
+          params: { state, code: 'abc' },
+          principal: who(['access CRM'], user.contactId, user.hash),
+          internal: true,
+        }),
+      );
+      expect(forbidden.code).to.equal('E_FORBIDDEN');
+      expect(await db('crm_oauth_state').where({ id: state }).first()).to.not.equal(undefined);
+    });
+
     it('refuses a tampered, expired or foreign state with a clear page and writes nothing', async () => {
       const http = await t.http();
       const before = await count('crm_oauth_systoken');
@@ -421,8 +454,11 @@ describe('OAuth entities and APIv4 actions (real authorization servers)', functi
         .set('Cookie', `crm_session=${user.cookie}`);
       expect(tampered.status).to.equal(400);
       expect(tampered.text).to.contain('Received invalid or expired state');
-      const junk = await http.get('/crm/oauth-client/return?code=abc&state=%3Cscript%3E');
+      const junk = await http
+        .get('/crm/oauth-client/return?code=abc&state=%3Cscript%3E')
+        .set('Cookie', `crm_session=${user.cookie}`);
       expect(junk.status).to.equal(400);
+      expect(junk.text).not.to.contain('<script>');
 
       const [start] = await call(
         'OAuthClient',
@@ -439,7 +475,11 @@ describe('OAuth entities and APIv4 actions (real authorization servers)', functi
             .set('Cookie', `crm_session=${other.cookie}`)
         ).status,
       ).to.equal(400);
-      expect((await http.get(`/crm/oauth-client/return?code=abc&state=${state}`)).status).to.equal(400);
+      // Without a session the caller is anonymous, whose role lacks the permission: refused by the
+      // pipeline before the state is looked at.
+      const anonymous = await http.get(`/crm/oauth-client/return?code=abc&state=${state}`);
+      expect(anonymous.status).to.equal(401);
+      expect(anonymous.text).to.contain('create OAuth tokens via auth code flow');
       expect(await db('crm_oauth_state').where({ id: state }).first()).to.not.equal(undefined);
       // Expired (past its ttl): refused and removed.
       await db('crm_oauth_state')

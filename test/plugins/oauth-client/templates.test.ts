@@ -1,6 +1,6 @@
 /** Template evaluation (reference §7.2): mail/generic templates and contactTemplate, as pure functions. */
 import { expect } from 'chai';
-import { contactCreateParams } from '../../../plugins/oauth-client/store';
+import { contactCreateParams } from '../../../plugins/oauth-client/contact-link';
 import { evaluateContactTemplate, evaluateTemplate } from '../../../plugins/oauth-client/templates';
 
 const vars = {

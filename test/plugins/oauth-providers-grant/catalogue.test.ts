@@ -52,7 +52,7 @@ describe('oauth-providers-grant', () => {
   });
 
   describe('in a booted kernel', () => {
-    let t: TestKernel;
+    let testKernel: TestKernel;
     let dataDir: string;
     let providers: ProviderRegistry;
 
@@ -66,16 +66,16 @@ describe('oauth-providers-grant', () => {
           options: { urlAuthorize: 'https://github.example/auth', scopeSeparator: ' ' },
         }),
       );
-      t = await bootTestKernel({
+      testKernel = await bootTestKernel({
         plugins: [...OAUTH_BASE_PLUGINS, 'oauth-providers-grant'],
         config: { dataDir },
         logLevel: 'warn',
       });
-      providers = t.kernel.container.resolve('oauthProviders');
+      providers = testKernel.kernel.container.resolve('oauthProviders');
     });
 
     after(async () => {
-      await t?.close();
+      await testKernel?.close();
       rmSync(dataDir, { recursive: true, force: true });
     });
 

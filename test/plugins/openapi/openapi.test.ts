@@ -19,14 +19,14 @@ type Doc = {
 
 describe('openapi', function () {
   this.timeout(30000);
-  let t: TestKernel;
+  let testKernel: TestKernel;
   let doc: Doc;
   before(async () => {
-    t = await bootTestKernel();
-    await seedWebUsers(t);
-    doc = t.kernel.container.resolve<{ document(): Doc }>('openApi').document();
+    testKernel = await bootTestKernel();
+    await seedWebUsers(testKernel);
+    doc = testKernel.kernel.container.resolve<{ document(): Doc }>('openApi').document();
   });
-  after(() => t?.close());
+  after(() => testKernel?.close());
 
   it('is a valid OpenAPI 3.1 document', async () => {
     const validator = new Validator();
@@ -37,7 +37,7 @@ describe('openapi', function () {
   });
 
   it('has a path for every APIv4 action in the registry and the APIv3 end-point, with the security schemes', () => {
-    for (const a of t.kernel.actions.list({ version: 4 }))
+    for (const a of testKernel.kernel.actions.list({ version: 4 }))
       expect(doc.paths, `${a.entity}.${a.action}`).to.have.property(`/crm/ajax/api4/${a.entity}/${a.action}`);
     expect(doc.paths).to.have.property('/crm/ajax/rest');
     expect(doc.components.securitySchemes).to.have.keys(['xCrmAuth', 'bearer', 'basic', 'session']);
@@ -56,7 +56,7 @@ describe('openapi', function () {
     for (const [name, schema] of Object.entries(doc.components.schemas))
       ajv.addSchema(schema, `#/components/schemas/${name}`);
     const admin = principalWith(['*'], 1);
-    await t.kernel.call({
+    await testKernel.kernel.call({
       version: 4,
       entity: 'Contact',
       action: 'create',
@@ -66,7 +66,13 @@ describe('openapi', function () {
       principal: admin,
     });
     for (const entity of ['Contact', 'Email']) {
-      const result = (await t.kernel.call({ version: 4, entity, action: 'get', params: {}, principal: admin })) as {
+      const result = (await testKernel.kernel.call({
+        version: 4,
+        entity,
+        action: 'get',
+        params: {},
+        principal: admin,
+      })) as {
         values: unknown[];
       };
       const validate = ajv.compile({ $ref: `#/components/schemas/${entity}` });
@@ -90,9 +96,9 @@ describe('openapi', function () {
   });
 
   it('serves /crm/openapi.json to callers with access CRM only', async () => {
-    const visitor = await supertest((await t.app()).callback()).get('/crm/openapi.json');
+    const visitor = await supertest((await testKernel.app()).callback()).get('/crm/openapi.json');
     expect(visitor.status).to.equal(401);
-    const agent = supertest.agent((await t.app()).callback());
+    const agent = supertest.agent((await testKernel.app()).callback());
     await loginAgent(agent, 'staff');
     const res = await agent.get('/crm/openapi.json');
     expect(res.status).to.equal(200);
@@ -100,7 +106,7 @@ describe('openapi', function () {
   });
 
   it('renders the reference page with swagger-ui served from this service', async () => {
-    const agent = supertest.agent((await t.app()).callback());
+    const agent = supertest.agent((await testKernel.app()).callback());
     await loginAgent(agent, 'staff');
     const page = await agent.get('/crm/docs/api');
     expect(page.status).to.equal(200);

@@ -5,16 +5,16 @@ import { bootRest, golden, USER } from './helpers';
 const PATH = '/crm/ajax/rest';
 
 describe('rest-api3: /crm/ajax/rest', () => {
-  let t: TestKernel;
+  let testKernel: TestKernel;
   before(async () => {
-    t = await bootRest();
+    testKernel = await bootRest();
   });
-  after(() => t.close());
+  after(() => testKernel.close());
 
   const get = async (qs: string, headers: Record<string, string> = USER) =>
-    (await t.http()).get(`${PATH}?${qs}`).set(headers);
+    (await testKernel.http()).get(`${PATH}?${qs}`).set(headers);
   const post = async (qs: string, body: string, headers: Record<string, string> = USER) =>
-    (await t.http())
+    (await testKernel.http())
       .post(`${PATH}${qs ? `?${qs}` : ''}`)
       .set(headers)
       .type('form')
@@ -26,10 +26,10 @@ describe('rest-api3: /crm/ajax/rest', () => {
     it('declares the auth methods of the compatibility table', async () => {
       const res = await get('entity=TestThing&action=getparams&json=1');
       expect(res.status).to.equal(200);
-      const route = t.kernel.plugins.find((p) => p.name === 'rest-api3');
+      const route = testKernel.kernel.plugins.find((p) => p.name === 'rest-api3');
       expect(route).to.exist;
       const { collectRoutes } = await import('../../../host');
-      const routes = await collectRoutes(t.kernel);
+      const routes = await collectRoutes(testKernel.kernel);
       const auth = Object.fromEntries(routes.filter((r) => r.plugin === 'rest-api3').map((r) => [r.name, r.auth]));
       expect(auth).to.deep.equal({
         ajax: ['authx', 'legacy-keys', 'session'],
@@ -159,7 +159,11 @@ describe('rest-api3: /crm/ajax/rest', () => {
     });
 
     it('accepts everything in the query string of a POST with an empty body', async () => {
-      const res = await (await t.http()).post(`${PATH}?entity=TestThing&action=create&json=1&name=Ann`).set(USER);
+      const res = await (
+        await testKernel.http()
+      )
+        .post(`${PATH}?entity=TestThing&action=create&json=1&name=Ann`)
+        .set(USER);
       expect(res.body).to.include({ is_error: 0, id: 9 });
       expect((res.body.values['9'].params as Record<string, unknown>).name).to.equal('Ann');
     });
@@ -193,7 +197,7 @@ describe('rest-api3: /crm/ajax/rest', () => {
 
     it('reads multipart bodies', async () => {
       const res = await (
-        await t.http()
+        await testKernel.http()
       )
         .post(PATH)
         .set(USER)
@@ -204,16 +208,17 @@ describe('rest-api3: /crm/ajax/rest', () => {
         .field('return[]', 'email')
         .field('return[]', 'phone')
         .field('option.sort', 'id');
-      const p = echoed(res);
-      expect(p.options).to.deep.equal({ limit: '7' });
-      expect(p.return).to.deep.equal(['email', 'phone']);
-      expect(p.option_sort).to.equal('id');
+      const echoedParams = echoed(res);
+      expect(echoedParams.options).to.deep.equal({ limit: '7' });
+      expect(echoedParams.return).to.deep.equal(['email', 'phone']);
+      expect(echoedParams.option_sort).to.equal('id');
     });
 
     it('keeps credentials and AuthX params out of the API params; forces check_permissions', async () => {
       const res = await post(
         '',
-        'entity=TestThing&action=getparams&json=1&key=site&api_key=secret&_authx=Bearer+x&_authxSes=1&_authxSiteKey=s&check_permissions=0&q=civicrm/x/y',
+        'entity=TestThing&action=getparams&json=1&key=site&api_key=secret' +
+          '&_authx=Bearer+x&_authxSes=1&_authxSiteKey=s&check_permissions=0&q=civicrm/x/y',
       );
       const p = echoed(res);
       for (const k of ['key', 'api_key', '_authx', '_authxSes', '_authxSiteKey', 'q', 'entity', 'action', 'json'])
@@ -319,7 +324,7 @@ describe('rest-api3: /crm/ajax/rest', () => {
       expect(Object.keys(crash.body)).to.deep.equal(['is_error', 'error_message']);
       expect(crash.text).to.not.match(/SELECT|syntax|crm_contact|at .*\.ts/);
       expect(crash.body.error_message).to.match(/^Internal error/);
-      expect(t.logs.some((l) => l.includes('syntax error at or near'))).to.equal(true);
+      expect(testKernel.logs.some((l) => l.includes('syntax error at or near'))).to.equal(true);
     });
   });
 

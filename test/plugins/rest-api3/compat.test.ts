@@ -25,33 +25,35 @@ describe('compat-civicrm', () => {
   });
 
   describe('when enabled', () => {
-    let t: TestKernel;
+    let testKernel: TestKernel;
     before(async () => {
-      t = await bootRest({ plugins: [...BASE_PLUGINS, 'api4', 'rest-api4', 'compat-civicrm'] });
+      testKernel = await bootRest({ plugins: [...BASE_PLUGINS, 'api4', 'rest-api4', 'compat-civicrm'] });
     });
-    after(() => t.close());
+    after(() => testKernel.close());
 
     it('serves the reference spellings with the same handlers, auth lists and route names', async () => {
-      const h = await t.http();
-      expect((await h.get('/civicrm/ajax/rest?entity=TestThing&action=getcount&json=1').set(KEYED)).text).to.equal(
+      const http = await testKernel.http();
+      expect((await http.get('/civicrm/ajax/rest?entity=TestThing&action=getcount&json=1').set(KEYED)).text).to.equal(
         '{"is_error":0,"result":2}',
       );
-      expect((await h.get('/sites/all/modules/civicrm/extern/rest.php?q=civicrm/ping&json=1')).text).to.equal(
+      expect((await http.get('/sites/all/modules/civicrm/extern/rest.php?q=civicrm/ping&json=1')).text).to.equal(
         '{"is_error":0,"message":"PONG: "}',
       );
-      const wp = await h.get('/wp-json/civicrm/v3/rest?entity=TestThing&action=get&json=1').set(KEYED);
+      const wp = await http.get('/wp-json/civicrm/v3/rest?entity=TestThing&action=get&json=1').set(KEYED);
       expect(wp.body.values).to.be.an('array');
       // The neutral spellings stay.
-      expect((await h.get('/crm/ajax/rest?entity=TestThing&action=getcount&json=1').set(KEYED)).status).to.equal(200);
+      expect((await http.get('/crm/ajax/rest?entity=TestThing&action=getcount&json=1').set(KEYED)).status).to.equal(
+        200,
+      );
       // The CSRF guard applies on the compat ajax route too.
-      const csrf = await h
+      const csrf = await http
         .get('/civicrm/ajax/rest?entity=TestThing&action=get&json=1')
         .set({ 'x-test-perms': 'access CRM', 'x-test-flow': 'session' });
       expect(csrf.body.reason).to.equal('CSRF suspected');
-      const ajax = await h.get('/civicrm/ajax/rest?entity=TestThing&action=getparams&json=1').set(KEYED);
+      const ajax = await http.get('/civicrm/ajax/rest?entity=TestThing&action=getparams&json=1').set(KEYED);
       expect(ajax.status).to.equal(200);
       const { collectRoutes } = await import('../../../host');
-      const routes = (await collectRoutes(t.kernel)).filter((r) => r.plugin === 'compat-civicrm');
+      const routes = (await collectRoutes(testKernel.kernel)).filter((r) => r.plugin === 'compat-civicrm');
       expect(routes.map((r) => [r.id, r.auth])).to.deep.equal([
         ['compat-civicrm:ajax', ['authx', 'legacy-keys', 'session']],
         ['compat-civicrm:extern', ['legacy-keys']],
@@ -62,10 +64,10 @@ describe('compat-civicrm', () => {
     });
 
     it('contributes header and permission aliases through the hooks the auth plugins own', async () => {
-      const [headers] = await t.kernel.hooks.run(authxHeaders);
+      const [headers] = await testKernel.kernel.hooks.run(authxHeaders);
       expect(headers.auth).to.deep.equal(['x-civi-auth']);
       expect(headers.siteKey).to.deep.equal(['x-civi-key']);
-      const [aliases] = await t.kernel.hooks.run(permissionAliases);
+      const [aliases] = await testKernel.kernel.hooks.run(permissionAliases);
       expect(aliases).to.include({
         'administer CiviCRM': 'administer CRM',
         'access CiviCRM': 'access CRM',

@@ -6,10 +6,10 @@ import { BASE_PLUGINS, bootRest } from './helpers';
 const ADMIN = { 'x-test-perms': '*', 'x-test-flow': 'param' };
 
 describe('rest-api3 with the api3 engine (Contact)', () => {
-  let t: TestKernel;
+  let testKernel: TestKernel;
   before(async () => {
-    t = await bootRest({ plugins: [...BASE_PLUGINS, 'entity-option', 'entity-contact'] });
-    const h = await t.http();
+    testKernel = await bootRest({ plugins: [...BASE_PLUGINS, 'entity-option', 'entity-contact'] });
+    const h = await testKernel.http();
     // Flat fields with json=1, a chained create with bracket syntax (api.Email.create → api_Email_create).
     const res = await h
       .post('/crm/ajax/rest')
@@ -21,12 +21,12 @@ describe('rest-api3 with the api3 engine (Contact)', () => {
     expect(res.body).to.include({ is_error: 0, id: 1 });
     expect(res.body.values['1'].api_Email_create).to.include({ is_error: 0, count: 1 });
   });
-  after(() => t.close());
+  after(() => testKernel.close());
 
   it('CiviMRF style: form-encoded POST with json={…} params', async () => {
     const json = JSON.stringify({ sequential: 1, return: ['display_name'], 'api.Email.get': { return: 'email' } });
     const res = await (
-      await t.http()
+      await testKernel.http()
     )
       .post('/crm/ajax/rest')
       .set({ ...ADMIN, 'x-test-flow': 'xheader', 'X-Requested-With': 'XMLHttpRequest' })
@@ -39,7 +39,7 @@ describe('rest-api3 with the api3 engine (Contact)', () => {
 
   it('CRM.api3 style: GET with a lowercased action and mangled legacy option names', async () => {
     const res = await (
-      await t.http()
+      await testKernel.http()
     )
       .get('/crm/ajax/rest?entity=contact&action=getsingle&json=1&option.limit=1&return[]=display_name&return[]=email')
       .set({ 'x-test-perms': '*', 'x-test-flow': 'session', 'X-Requested-With': 'XMLHttpRequest' });
@@ -47,27 +47,28 @@ describe('rest-api3 with the api3 engine (Contact)', () => {
   });
 
   it('scalars, returned and thrown errors, XML, over the real engine', async () => {
-    const h = await t.http();
-    expect((await h.get('/crm/ajax/rest?entity=Contact&action=getcount&json=1').set(ADMIN)).text).to.equal(
+    const http = await testKernel.http();
+    expect((await http.get('/crm/ajax/rest?entity=Contact&action=getcount&json=1').set(ADMIN)).text).to.equal(
       '{"is_error":0,"result":1}',
     );
     expect(
-      (await h.get('/crm/ajax/rest?entity=Contact&action=getvalue&json=1&return=display_name&id=1').set(ADMIN)).text,
+      (await http.get('/crm/ajax/rest?entity=Contact&action=getvalue&json=1&return=display_name&id=1').set(ADMIN)).text,
     ).to.equal('{"is_error":0,"result":"Ann Bo"}');
-    expect((await h.get('/crm/ajax/rest?entity=Contact&action=getsingle&json=1&id=999').set(ADMIN)).text).to.equal(
+    expect((await http.get('/crm/ajax/rest?entity=Contact&action=getsingle&json=1&id=999').set(ADMIN)).text).to.equal(
       '{"count":0,"is_error":1,"error_message":"Expected one Contact but found 0"}',
     );
-    expect((await h.post('/crm/ajax/rest?entity=Contact&action=create&json=1').set(ADMIN)).text).to.equal(
-      '{"fields":["contact_type"],"error_code":"mandatory_missing","entity":"Contact","action":"create","is_error":1,"error_message":"Mandatory key(s) missing from params array: contact_type"}',
+    expect((await http.post('/crm/ajax/rest?entity=Contact&action=create&json=1').set(ADMIN)).text).to.equal(
+      '{"fields":["contact_type"],"error_code":"mandatory_missing","entity":"Contact","action":"create","is_error":1,' +
+        '"error_message":"Mandatory key(s) missing from params array: contact_type"}',
     );
-    const xml = await h.get('/crm/ajax/rest?entity=Contact&action=get&return=display_name').set(ADMIN);
+    const xml = await http.get('/crm/ajax/rest?entity=Contact&action=get&return=display_name').set(ADMIN);
     expect(xml.text).to.equal(
       '<?xml version="1.0"?>\n      <ResultSet xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"  count="1" >\n      <Result>\n    <display_name>Ann Bo</display_name>\n    <id>1</id>\n</Result>\n</ResultSet>\n',
     );
   });
 
   it('lets nothing destructive through GET and keeps check_permissions on', async () => {
-    const h = await t.http();
+    const h = await testKernel.http();
     const del = await h.get('/crm/ajax/rest?entity=Contact&action=delete&json=1&id=1').set(ADMIN);
     expect(del.body.reason).to.equal('Destructive HTTP GET');
     const viewer = await h
@@ -80,7 +81,7 @@ describe('rest-api3 with the api3 engine (Contact)', () => {
   });
 
   it('legacy extern/rest.php with q= and the WordPress route', async () => {
-    const h = await t.http();
+    const h = await testKernel.http();
     const ext = await h
       .get('/crm/extern/rest.php?q=civicrm/Contact/get&json=1&return=display_name')
       .set({ 'x-test-perms': '*', 'x-test-flow': 'legacy' });

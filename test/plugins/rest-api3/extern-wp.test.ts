@@ -6,17 +6,21 @@ import { bootRest, golden } from './helpers';
 const KEYED = { 'x-test-perms': 'access CRM', 'x-test-flow': 'legacyrest' };
 
 describe('rest-api3: <prefix>/extern/rest.php', () => {
-  let t: TestKernel;
+  let testKernel: TestKernel;
   before(async () => {
-    t = await bootRest({ config: { pluginConfig: { 'rest-api3': { externPrefix: '/legacy/' } } } });
+    testKernel = await bootRest({ config: { pluginConfig: { 'rest-api3': { externPrefix: '/legacy/' } } } });
   });
-  after(() => t.close());
+  after(() => testKernel.close());
   const get = async (qs: string, headers: Record<string, string> = KEYED) =>
-    (await t.http()).get(`/legacy/extern/rest.php?${qs}`).set(headers);
+    (await testKernel.http()).get(`/legacy/extern/rest.php?${qs}`).set(headers);
 
   it('is mounted under the configured prefix and not the default one', async () => {
     expect((await get('entity=TestThing&action=getcount&json=1')).text).to.equal('{"is_error":0,"result":2}');
-    const other = await (await t.http()).get('/crm/extern/rest.php?entity=TestThing&action=get&json=1').set(KEYED);
+    const other = await (
+      await testKernel.http()
+    )
+      .get('/crm/extern/rest.php?entity=TestThing&action=get&json=1')
+      .set(KEYED);
     expect(other.status).to.equal(404);
   });
 
@@ -62,7 +66,7 @@ describe('rest-api3: <prefix>/extern/rest.php', () => {
 
   it('needs no X-Requested-With and serves the same envelopes', async () => {
     const res = await (
-      await t.http()
+      await testKernel.http()
     )
       .post('/legacy/extern/rest.php')
       .set({ 'x-test-perms': 'access CRM', 'x-test-flow': 'header' })
@@ -76,14 +80,14 @@ describe('rest-api3: <prefix>/extern/rest.php', () => {
 });
 
 describe('rest-api3: /wp-json/crm/v3/rest', () => {
-  let t: TestKernel;
+  let testKernel: TestKernel;
   before(async () => {
-    t = await bootRest();
+    testKernel = await bootRest();
   });
-  after(() => t.close());
+  after(() => testKernel.close());
   const PATH = '/wp-json/crm/v3/rest';
   const get = async (qs: string, headers: Record<string, string> = KEYED) =>
-    (await t.http()).get(`${PATH}?${qs}`).set(headers);
+    (await testKernel.http()).get(`${PATH}?${qs}`).set(headers);
 
   it('takes params only from a JSON-string json, dropping the other query params', async () => {
     const json = encodeURIComponent(JSON.stringify({ sequential: 1, a: 'json' }));
@@ -104,7 +108,7 @@ describe('rest-api3: /wp-json/crm/v3/rest', () => {
 
   it('reads a JSON request body like WordPress does', async () => {
     const res = await (
-      await t.http()
+      await testKernel.http()
     )
       .post(`${PATH}?json=1`)
       .set(KEYED)

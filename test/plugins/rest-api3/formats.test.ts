@@ -5,11 +5,11 @@ const USER = { 'x-test-perms': 'access CRM', 'x-test-flow': 'param' };
 
 describe('rest-api3: output formats', () => {
   it('answers a request without json with a JSON envelope and HTTP 406 when format-xml is not enabled', async () => {
-    const t = await bootRest({ plugins: BASE_PLUGINS.filter((p) => p !== 'format-xml') });
+    const testKernel = await bootRest({ plugins: BASE_PLUGINS.filter((p) => p !== 'format-xml') });
     try {
-      const h = await t.http();
+      const http = await testKernel.http();
       for (const path of ['/crm/ajax/rest', '/crm/extern/rest.php', '/wp-json/crm/v3/rest']) {
-        const res = await h.post(path).set(USER).type('form').send('entity=TestThing&action=create&name=x');
+        const res = await http.post(path).set(USER).type('form').send('entity=TestThing&action=create&name=x');
         expect(res.status, path).to.equal(406);
         expect(res.type).to.equal('application/json');
         expect(res.body).to.deep.equal({
@@ -18,15 +18,15 @@ describe('rest-api3: output formats', () => {
           error_message: 'XML output is not enabled on this server. Send json=1 (or json={…params…}) to get JSON.',
         });
       }
-      const json = await h.get('/crm/ajax/rest?entity=TestThing&action=getcount&json=1').set(USER);
+      const json = await http.get('/crm/ajax/rest?entity=TestThing&action=getcount&json=1').set(USER);
       expect(json.text).to.equal('{"is_error":0,"result":2}');
       // Auth refusals are answered in JSON too.
-      const refused = await h
+      const refused = await http
         .get('/crm/extern/rest.php?entity=TestThing&action=get')
         .set({ 'x-test-reject': 'Failed to authenticate key' });
       expect(refused.status).to.equal(406);
     } finally {
-      await t.close();
+      await testKernel.close();
     }
   });
 

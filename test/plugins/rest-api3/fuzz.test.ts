@@ -65,14 +65,14 @@ const headerSets = fc.constantFrom<Record<string, string>>(
 );
 
 describe('rest-api3: random requests (property)', () => {
-  let t: TestKernel;
+  let testKernel: TestKernel;
   before(async () => {
-    t = await bootRest({ plugins: [...BASE_PLUGINS, 'api4', 'rest-api4', 'compat-civicrm'] });
+    testKernel = await bootRest({ plugins: [...BASE_PLUGINS, 'api4', 'rest-api4', 'compat-civicrm'] });
   });
-  after(() => t.close());
+  after(() => testKernel.close());
 
   it('never answer with a 5xx, a stack trace or SQL text', async () => {
-    const h = await t.http();
+    const http = await testKernel.http();
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom('/crm/ajax/rest', '/crm/extern/rest.php', '/wp-json/crm/v3/rest', '/civicrm/ajax/rest'),
@@ -83,18 +83,18 @@ describe('rest-api3: random requests (property)', () => {
         async (path, method, query, body, headers) => {
           const url = `${path}?${encodePairs(query)}`;
           let req;
-          if (method === 'GET') req = h.get(url).set(headers);
-          else if (method === 'POST-form') req = h.post(url).set(headers).type('form').send(encodePairs(body));
-          else if (method === 'POST-json') req = h.post(url).set(headers).send(Object.fromEntries(body));
+          if (method === 'GET') req = http.get(url).set(headers);
+          else if (method === 'POST-form') req = http.post(url).set(headers).type('form').send(encodePairs(body));
+          else if (method === 'POST-json') req = http.post(url).set(headers).send(Object.fromEntries(body));
           else if (method === 'POST-raw')
-            req = h
+            req = http
               .post(url)
               .set(headers)
               .set('Content-Type', 'application/x-www-form-urlencoded')
               .send(body.map(([k, v]) => `${k}=${v}`).join('&'));
           else {
-            req = h.post(url).set(headers);
-            for (const [k, v] of body) req = req.field(k, v === '' ? ' ' : v);
+            req = http.post(url).set(headers);
+            for (const [k, value] of body) req = req.field(k, value === '' ? ' ' : value);
           }
           const res = await req;
           expect(res.status, `${method} ${url}`).to.be.below(500);

@@ -79,12 +79,13 @@ describe('rest-api3: PHP-semantics parameter parsing', () => {
   });
 
   it('follows PHP on the classic cases', () => {
-    const p = topToJs(
+    const parsed = topToJs(
       parseQueryString(
-        'option.limit=5&api.Email.get=1&options[limit]=10&return[]=email&return[]=phone&id[IN][]=1&id[IN][]=2&a[b=1&x[y]z=2&=3&flag&n=1&n=2&sp%20ace=1&+lead=1',
+        'option.limit=5&api.Email.get=1&options[limit]=10&return[]=email&return[]=phone&id[IN][]=1&id[IN][]=2' +
+          '&a[b=1&x[y]z=2&=3&flag&n=1&n=2&sp%20ace=1&+lead=1',
       ),
     );
-    expect(p).to.deep.equal({
+    expect(parsed).to.deep.equal({
       option_limit: '5',
       api_Email_get: '1',
       options: { limit: '10' },

@@ -67,16 +67,16 @@ describe('rest-api4: actions over /crm/ajax/api4', () => {
         countFetched: 1,
       });
       expect(res.body).not.to.have.property('countMatched');
-      const c = res.body.values[0];
-      expect(c.id).to.be.a('number');
-      expect(c).to.include({
+      const contact = res.body.values[0];
+      expect(contact.id).to.be.a('number');
+      expect(contact).to.include({
         first_name: 'Cy',
         display_name: 'Cy Cole',
         is_opt_out: true,
         do_not_email: false,
         nick_name: null,
       });
-      expect(c.contact_sub_type).to.deep.equal(['Student']);
+      expect(contact.contact_sub_type).to.deep.equal(['Student']);
     });
     it('never echoes a secret field, even to its holders', async () => {
       const res = await post(admin, 'Contact/create', {
@@ -285,17 +285,17 @@ describe('rest-api4: actions over /crm/ajax/api4', () => {
       expect(check.body.countMatched).to.equal(0);
     });
     it('delete with where (contacts go to the trash) and replace', async () => {
-      const e = (await post(admin, 'Contact/create', { values: { contact_type: 'Individual', first_name: 'Eve' } }))
+      const eve = (await post(admin, 'Contact/create', { values: { contact_type: 'Individual', first_name: 'Eve' } }))
         .body.values[0].id;
-      const del = await post(admin, 'Contact/delete', { where: [['id', '=', e]] });
-      expect(del.body.values).to.deep.equal([{ id: e }]);
-      expect((await get(admin, 'Contact/get', { where: [['id', '=', e]] })).body.count).to.equal(0);
+      const del = await post(admin, 'Contact/delete', { where: [['id', '=', eve]] });
+      expect(del.body.values).to.deep.equal([{ id: eve }]);
+      expect((await get(admin, 'Contact/get', { where: [['id', '=', eve]] })).body.count).to.equal(0);
       expect(
         (
           await get(admin, 'Contact/get', {
             select: ['is_deleted'],
             where: [
-              ['id', '=', e],
+              ['id', '=', eve],
               ['is_deleted', '=', true],
             ],
           })

@@ -120,7 +120,7 @@ describe('rest-api4: no params produce a 5xx (property)', () => {
   before(async () => {
     k = await bootApi4();
     admin = await k.user('boss', ['*']);
-    const c = await k
+    const created = await k
       .req()
       .post('/crm/ajax/api4/Contact/create')
       .set(bearer(admin.key))
@@ -131,7 +131,9 @@ describe('rest-api4: no params produce a 5xx (property)', () => {
       .post('/crm/ajax/api4/Api4Thing/create')
       .set(bearer(admin.key))
       .type('form')
-      .send({ params: JSON.stringify({ values: { name: 'thing', contact_id: c.body.values[0].id, tags: ['a'] } }) });
+      .send({
+        params: JSON.stringify({ values: { name: 'thing', contact_id: created.body.values[0].id, tags: ['a'] } }),
+      });
   });
   after(async () => k?.t.close());
 

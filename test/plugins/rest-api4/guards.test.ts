@@ -20,13 +20,13 @@ describe('rest-api4: auth, guards, statuses', () => {
     me = await k.user('me', ['view my contact']);
     // Logged-in users hold `edit my contact` by default: `me` holds `view my contact` only.
     await k.identity.revokePermissions(k.t.kernel.db, 'authenticated', ['edit my contact']);
-    const r = await k
+    const result = await k
       .req()
       .post('/crm/ajax/api4/Contact/create')
       .set(bearer(admin.key))
       .type('form')
       .send(json({ values: { contact_type: 'Individual', first_name: 'Ann' } }));
-    ann = r.body.values[0].id;
+    ann = result.body.values[0].id;
     await k
       .req()
       .post('/crm/ajax/api4/Email/create')

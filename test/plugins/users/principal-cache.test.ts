@@ -143,26 +143,30 @@ describe('users: principal cache', () => {
   });
 
   describe('across instances (PostgreSQL)', function () {
-    let a: AuthKernel;
-    let b: Kernel;
+    let first: AuthKernel;
+    let second: Kernel;
     before(async function () {
       if (!process.env.DATABASE_URL) this.skip();
-      a = await bootAuth();
-      b = await createKernel({ config: a.t.config, log: createLogger({ level: 'silent' }), pluginDirs: [FIXTURES] });
+      first = await bootAuth();
+      second = await createKernel({
+        config: first.t.config,
+        log: createLogger({ level: 'silent' }),
+        pluginDirs: [FIXTURES],
+      });
     });
     after(async () => {
-      await b?.close();
-      await a?.t.close();
+      await second?.close();
+      await first?.t.close();
     });
 
     it('a key revoked through one instance is refused at once by the other', async () => {
-      const made = await a.identity.createApiKey(a.t.kernel.db, a.cast.bob.contactId);
+      const made = await first.identity.createApiKey(first.t.kernel.db, first.cast.bob.contactId);
       const onB = async () =>
-        supertest((await createApp(b)).callback())
+        supertest((await createApp(second)).callback())
           .get(AJAX)
           .set('X-Crm-Auth', `Bearer ${made.key}`);
-      expect((await onB()).body).to.include({ contactId: a.cast.bob.contactId });
-      await a.identity.revokeApiKey(a.t.kernel.db, made.prefix);
+      expect((await onB()).body).to.include({ contactId: first.cast.bob.contactId });
+      await first.identity.revokeApiKey(first.t.kernel.db, made.prefix);
       // The notification travels through PostgreSQL: allow it a moment.
       const deadline = Date.now() + 3000;
       let res = await onB();

@@ -21,24 +21,24 @@ describe('users: passwords', () => {
 });
 
 describe('users: seeded roles, secrets and first run', () => {
-  let t: TestKernel;
+  let testKernel: TestKernel;
   let identity: IdentityStore;
   before(async () => {
-    t = await bootTestKernel({ plugins: ['users'] });
-    identity = t.kernel.container.resolve('identity') as IdentityStore;
+    testKernel = await bootTestKernel({ plugins: ['users'] });
+    identity = testKernel.kernel.container.resolve('identity') as IdentityStore;
   });
-  after(() => t.close());
+  after(() => testKernel.close());
 
   it('seeds the anonymous, authenticated and administrator roles', async () => {
-    const roles = await identity.listRoles(t.kernel.db);
+    const roles = await identity.listRoles(testKernel.kernel.db);
     expect(roles.map((r) => r.name)).to.deep.equal(['anonymous', 'authenticated', 'administrator']);
     expect(roles.find((r) => r.name === 'administrator')!.permissions).to.deep.equal(['*']);
   });
 
   it('generates the site key, the JWT key and the session secret once, stored for every instance', async () => {
-    const mine = t.kernel.container.cradle.keyring;
+    const mine = testKernel.kernel.container.cradle.keyring;
     const other = new Keyring({});
-    await other.load(t.kernel.db);
+    await other.load(testKernel.kernel.db);
     expect(other.siteKey).to.equal(mine.siteKey).and.have.length.greaterThan(16);
     expect(other.currentSigningKey.kid).to.equal(mine.currentSigningKey.kid);
     expect(other.sessionSecret).to.equal(mine.sessionSecret);
@@ -47,14 +47,19 @@ describe('users: seeded roles, secrets and first run', () => {
   it('sessions started by one instance are read by another (secret and rows in the database); expired ones are not', async () => {
     const { SessionStore } = await import('../../../plugins/users/sessions');
     const other = new Keyring({});
-    await other.load(t.kernel.db);
-    const a = t.kernel.container.cradle.sessions;
-    const b = new SessionStore(other, a.options);
-    const contactId = await t.kernel.container.cradle.identity.createContact(t.kernel.db, 'Session Contact');
-    const cookie = await a.start(t.kernel.db, { contactId, userId: null });
-    expect(await b.read(t.kernel.db, cookie)).to.include({ contactId, userId: null });
-    await t.kernel.db('crm_session').update({ expires_at: t.kernel.db.raw("now() - interval '1 second'") });
-    expect(await b.read(t.kernel.db, cookie)).to.equal(undefined);
+    await other.load(testKernel.kernel.db);
+    const firstStore = testKernel.kernel.container.cradle.sessions;
+    const secondStore = new SessionStore(other, firstStore.options);
+    const contactId = await testKernel.kernel.container.cradle.identity.createContact(
+      testKernel.kernel.db,
+      'Session Contact',
+    );
+    const cookie = await firstStore.start(testKernel.kernel.db, { contactId, userId: null });
+    expect(await secondStore.read(testKernel.kernel.db, cookie)).to.include({ contactId, userId: null });
+    await testKernel.kernel
+      .db('crm_session')
+      .update({ expires_at: testKernel.kernel.db.raw("now() - interval '1 second'") });
+    expect(await secondStore.read(testKernel.kernel.db, cookie)).to.equal(undefined);
   });
 
   it('refuses a configured site key shorter than 8 characters', () => {
@@ -62,34 +67,36 @@ describe('users: seeded roles, secrets and first run', () => {
   });
 
   it('does not run the first-run set-up in test mode', async () => {
-    expect(await identity.countUsers(t.kernel.db)).to.equal(0);
+    expect(await identity.countUsers(testKernel.kernel.db)).to.equal(0);
   });
 
   it('first run creates an administrator with a working key and prints how to call the API, once', async () => {
     let out = '';
-    const keyring = t.kernel.container.cradle.keyring;
-    const result = await firstRun(t.kernel.db, identity, keyring, 'http://localhost:8080', (s) => (out += s));
+    const keyring = testKernel.kernel.container.cradle.keyring;
+    const result = await firstRun(testKernel.kernel.db, identity, keyring, 'http://localhost:8080', (s) => (out += s));
     expect(result).to.not.equal(null);
     expect(out).to.include(result!.apiKey).and.include(keyring.siteKey).and.include(result!.password);
     expect(out).to.include("curl -s 'http://localhost:8080/crm/ajax/rest'");
     expect(out)
       .to.include(`-H 'X-Crm-Auth: Bearer ${result!.apiKey}'`)
       .and.include("-H 'X-Requested-With: XMLHttpRequest'");
-    const users = await identity.listUsers(t.kernel.db);
+    const users = await identity.listUsers(testKernel.kernel.db);
     expect(users).to.have.length(1);
     expect(users[0].roles).to.deep.equal(['administrator']);
-    expect(await identity.contactForApiKey(t.kernel.db, result!.apiKey)).to.equal(users[0].contact_id);
+    expect(await identity.contactForApiKey(testKernel.kernel.db, result!.apiKey)).to.equal(users[0].contact_id);
     // Nothing printed twice, nothing logged.
     let again = '';
-    expect(await firstRun(t.kernel.db, identity, keyring, 'http://localhost:8080', (s) => (again += s))).to.equal(null);
+    expect(
+      await firstRun(testKernel.kernel.db, identity, keyring, 'http://localhost:8080', (s) => (again += s)),
+    ).to.equal(null);
     expect(again).to.equal('');
-    const logs = t.logs.join('\n');
-    for (const s of [result!.apiKey, result!.password, keyring.siteKey]) expect(logs).to.not.include(s);
+    const logs = testKernel.logs.join('\n');
+    for (const secret of [result!.apiKey, result!.password, keyring.siteKey]) expect(logs).to.not.include(secret);
   });
 
   it('stores API keys hashed, never in clear', async () => {
-    const { key } = await identity.createApiKey(t.kernel.db, 1);
-    const rows = await t.kernel.db('crm_api_key').select('*');
+    const { key } = await identity.createApiKey(testKernel.kernel.db, 1);
+    const rows = await testKernel.kernel.db('crm_api_key').select('*');
     expect(JSON.stringify(rows)).to.not.include(key);
     expect(JSON.stringify(rows)).to.not.include(key.slice(10));
   });
@@ -198,8 +205,8 @@ describe('users: CLI commands', () => {
       let err: unknown;
       try {
         await run('user add', [...args], { ...options });
-      } catch (e) {
-        err = e;
+      } catch (thrown) {
+        err = thrown;
       }
       expect(err, JSON.stringify(args))
         .to.have.property('code')
@@ -209,8 +216,9 @@ describe('users: CLI commands', () => {
 
   it('user list shows users, contacts, state and roles, and no secret', async () => {
     const out = await run('user list');
-    expect(out).to.match(/\tadmin\tcontact \d+\tactive\tadministrator/);
-    expect(out).to.match(/\tcarol\tcontact \d+\tdisabled\tapiuser/);
+    expect(out.split('\n')[0]).to.match(/^ID\tUSERNAME\tCONTACT\tSTATE\tROLES/);
+    expect(out).to.match(/\tadmin\t\d+\tactive\tadministrator/);
+    expect(out).to.match(/\tcarol\t\d+\tdisabled\tapiuser/);
     expect(out).to.not.include('scrypt');
   });
 

@@ -8,13 +8,13 @@ import { hiddenValue, loginAgent, seedWebUsers, WEB_PASSWORD } from '../../suppo
 
 describe('web-pages', function () {
   this.timeout(30000);
-  let t: TestKernel;
-  const fresh = async () => supertest.agent((await t.app()).callback());
+  let testKernel: TestKernel;
+  const fresh = async () => supertest.agent((await testKernel.app()).callback());
   before(async () => {
-    t = await bootTestKernel();
-    await seedWebUsers(t);
+    testKernel = await bootTestKernel();
+    await seedWebUsers(testKernel);
   });
-  after(() => t?.close());
+  after(() => testKernel?.close());
 
   it('serves the home page to a visitor with a login form, a CSRF cookie and a strict policy', async () => {
     const res = await (await fresh()).get('/');
@@ -87,7 +87,7 @@ describe('web-pages', function () {
   it('every contributed Contact example runs without error', async () => {
     const admin = principalWith(['*'], 1);
     for (const example of contactExamples) {
-      const result = (await t.kernel.call({
+      const result = (await testKernel.kernel.call({
         version: example.version,
         entity: example.entity,
         action: example.action,
