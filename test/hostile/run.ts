@@ -141,7 +141,7 @@ async function main(): Promise<number> {
       ['longest log line, bytes (reported)', longest, true],
     ];
     console.log(
-      `\nhostile figures (${soak ? 'soak' : 'short'}, ${db}, seed ${seed}, ${Math.round((Date.now() - started) / 1000)} svc)`,
+      `\nhostile figures (${soak ? 'soak' : 'short'}, ${db}, seed ${seed}, ${Math.round((Date.now() - started) / 1000)} s)`,
     );
     for (const [name, value, ok] of rows)
       console.log(`  ${ok ? ' ' : '✗'} ${name.padEnd(50)} ${String(value).padStart(8)}`);
