@@ -4,7 +4,7 @@
  * The test harness is its own entry point, `host/testing`, so production code never loads supertest.
  */
 export { cliContext, createKernel, hostedKernel, type CreateKernelOptions } from './boot';
-export { loadConfig, finishConfig, configSchema, type Config, type Limits } from './config';
+export { loadConfig, finishConfig, configSchema, type Config } from './config';
 export {
   closeDb,
   createDb,
@@ -22,7 +22,7 @@ export { authCredential, authPrincipal, cliCommands, formatRenderers, httpListen
 export { createApp, collectRoutes, type MountedRoute } from './http/app';
 export { startServer, type RunningServer } from './http/server';
 export { createLogger, SECRET_KEYS } from './log';
-export { checkDepth, DEFAULT_LIMITS, limitExceeded, parseJsonWithin } from './limits';
+export { checkDepth, DEFAULT_LIMITS, limitExceeded, parseJsonWithin, type Limits } from './limits';
 export { kernelMetrics, type Metrics } from './metrics';
 export type {
   AuthRequest,

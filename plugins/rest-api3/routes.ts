@@ -5,7 +5,7 @@
 import type { AwilixContainer } from 'awilix';
 import type { Context } from 'koa';
 import { holds, isKernelError, type Cradle, type KernelError, type Principal } from '../../kernel';
-import { checkDepth, limitExceeded, type RouteDefinition } from '../../host';
+import { type RouteDefinition } from '../../host';
 import { normaliseAction, normaliseEntity } from '../api3';
 import type { Api3Service } from '../api3';
 import { createError, errorEnvelope, normaliseCore, normaliseWp, restError } from './envelope';
@@ -20,6 +20,7 @@ import {
   type RestApi3Binding,
 } from './binding';
 import { buildParams, buildWpParams, decodeJson, readRequest, stringParam } from './request';
+import { checkBatch, checkedChains, getSafe } from './chains';
 
 type Obj = Record<string, unknown>;
 
@@ -68,49 +69,15 @@ async function process(
 ): Promise<unknown> {
   const entity = rawEntity.replace(/[^A-Za-z0-9_]+/g, '_').slice(0, 63);
   const action = rawAction.replace(/[^A-Za-z0-9_]+/g, '_').slice(0, 63);
-  const limits = scope.cradle.config.limits;
-  checkDepth(params, limits.nestingDepth);
-  const chained = chainedActions(params, action);
-  if (chained.length > limits.chainedCalls)
-    throw limitExceeded(
-      `${chained.length} chained calls in one call; at most ${limits.chainedCalls} (limits.chainedCalls)`,
-      'chainedCalls',
-      limits.chainedCalls,
-    );
+  const chained = checkedChains(params, action, scope.cradle.config.limits); // every call of a chain is GET-checked
   const checked: Obj = { ...params, check_permissions: true };
   if (!('version' in checked)) checked.version = 3;
-  // The destructive-GET rule holds for every call of a chain, as on APIv4.
   if ((ctx.method === 'GET' || ctx.method === 'HEAD') && ![action, ...chained].every(getSafe)) {
     return createError(MESSAGES.destructiveGet, securityData(ctx, 'Destructive HTTP GET'));
   }
   // Lets renderError lay out an API error with this call's entity and action.
   ctx.state.api3Call = { entity: normaliseEntity(entity), action: normaliseAction(action) };
   return api3(scope).call({ entity, action, params: checked, principal, scope });
-}
-
-const getSafe = (action: string) => action.slice(0, 3).toLowerCase() === 'get' || action === 'check';
-
-/**
- * The actions of every chained call in `params` (`api.<Entity>[.<action>[.<suffix>]]`, `api_…`, nested
- * ones too, lists of specs included); a chain without an action inherits its parent's.
- */
-export function chainedActions(params: Obj, action: string): string[] {
-  const out: string[] = [];
-  const stack: Array<[Obj, string]> = [[params, action]];
-  while (stack.length) {
-    const [current, parent] = stack.pop()!;
-    for (const key of Object.keys(current)) {
-      const value = current[key];
-      if (!/^api[._]/.test(key) || key === 'api_key') continue;
-      if (!(value !== null && typeof value === 'object') && value !== 1 && value !== '1') continue;
-      const chainAction = key.slice(4).split(key[3])[1] || parent;
-      for (const spec of Array.isArray(value) ? value : [value]) {
-        out.push(chainAction);
-        if (spec && typeof spec === 'object' && !Array.isArray(spec)) stack.push([spec as Obj, chainAction]);
-      }
-    }
-  }
-  return out;
 }
 
 async function handleCore(
@@ -186,9 +153,7 @@ async function processMultiple(
 ): Promise<unknown> {
   const calls = typeof json === 'string' ? decodeJson(json) : undefined;
   if (!calls) return restError('Unable to decode supplied JSON.');
-  const max = scope.cradle.config.limits.chainedCalls;
-  if (Object.keys(calls).length > max)
-    throw limitExceeded(`More than ${max} calls in one batch (limits.chainedCalls)`, 'chainedCalls', max);
+  checkBatch(calls, scope.cradle.config.limits);
   const run = async (call: unknown) => {
     if (!Array.isArray(call) || !stringParam(call[0]) || !stringParam(call[1])) return restError(MESSAGES.missing);
     const params = call[2] && typeof call[2] === 'object' && !Array.isArray(call[2]) ? (call[2] as Obj) : {};

@@ -41,8 +41,6 @@ export class IdentityStore {
   // ---- users -------------------------------------------------------------------------------
 
   findUser(db: Knex, username: string): Promise<UserRecord | undefined> {
-    // A NUL byte is in no username (and in no PostgreSQL text): no such user.
-    if (username.includes('\0')) return Promise.resolve(undefined);
     return db('crm_user').whereRaw('lower(username) = lower(?)', [username]).first();
   }
 
