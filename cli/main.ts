@@ -18,6 +18,7 @@ import {
   type CliCommand,
   type Config,
 } from '../host';
+import { commandsFile } from './commands-file';
 import { generateDocs } from './docs';
 import { makeMigrations } from './migrations';
 import { describePlugins, installedPlugins } from './plugins';
@@ -146,53 +147,12 @@ program
     try {
       for (const file of await generateDocs(kernel, opts.out)) console.log(`wrote ${file}`);
       const contributed = await kernel.hooks.collectAttributed(cliCommands);
-      writeFileSync(opts.commands, commandsFile(contributed));
+      writeFileSync(opts.commands, commandsFile(program, contributed));
       console.log(`wrote ${opts.commands}`);
     } finally {
       await kernel.close();
     }
   });
-
-/**
- * What `cli/front.mjs` answers `--help`, `--version` and argument errors from without loading TypeScript or
- * opening a database: the built-in commands as declared above, and every installed plugin's (`npm run docs`).
- */
-function commandsFile(contributed: Array<{ plugin: string; item: CliCommand }>): string {
-  const describe = (command: Command, prefix = ''): object[] => {
-    const name = `${prefix}${command.name()}`;
-    const subs = command.commands.flatMap((sub) => describe(sub, `${name} `));
-    return [
-      {
-        name,
-        description: command.description(),
-        arguments: command.registeredArguments.map((a) => ({
-          name: a.name() + (a.variadic ? '...' : ''),
-          description: a.description,
-          required: a.required,
-          ...(a.defaultValue !== undefined ? { default: a.defaultValue } : {}),
-        })),
-        options: command.options.map((o) => ({
-          flags: o.flags,
-          description: o.description,
-          ...(o.defaultValue !== undefined && typeof o.defaultValue !== 'boolean' ? { default: o.defaultValue } : {}),
-        })),
-        ...(subs.length ? { group: true } : {}),
-      },
-      ...subs,
-    ];
-  };
-  const plugins = contributed
-    .map(({ plugin, item }) => ({
-      name: item.name,
-      plugin,
-      description: item.description,
-      arguments: (item.arguments ?? []).map((a) => ({ ...a, required: a.required !== false })),
-      options: item.options ?? [],
-    }))
-    .sort((a, b) => a.name.localeCompare(b.name));
-  const builtins = program.commands.flatMap((c) => describe(c));
-  return JSON.stringify({ generatedBy: 'npm run docs', builtins, plugins }, null, 2) + '\n';
-}
 
 /** Adds the commands plugins contribute; they run on a started kernel. */
 async function addPluginCommands(needed: boolean): Promise<void> {

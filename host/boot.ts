@@ -4,6 +4,8 @@ import type { Config } from './config';
 import { createDb, storageOf, type Db } from './db';
 import { createLogger } from './log';
 import { instrumentKernel } from './metrics';
+import { createSecretBox } from './secrets';
+import { asFunction } from 'awilix';
 import type { Logger } from '../kernel';
 import type { CliContext } from './types';
 
@@ -23,6 +25,8 @@ export function hostedKernel(config: Config, log?: Logger, db?: Db): Kernel {
     log ??
     createLogger({ level: config.log.level, pretty: config.log.pretty, maxValueLength: config.limits.logValueBytes });
   const kernel = new Kernel(config, logger, storageOf(db ?? createDb(config, logger), config, logger));
+  // Secrets at rest: plugins (entity-core's store) encrypt the fields their metadata marks `encrypted`.
+  kernel.container.register({ secretBox: asFunction(() => createSecretBox(config, logger)).singleton() });
   instrumentKernel(kernel);
   return kernel;
 }

@@ -26,6 +26,8 @@ declare module '../kernel/types' {
       embeddedSharedBuffers: string;
       connectRetryMs: number;
     };
+    /** Keys for secrets at rest (host/secrets.ts); the first encrypts. */
+    secrets: { keys?: Array<{ kid: string; key: string }> };
     /** Prometheus metrics at `/metrics`: off unless enabled; a bearer token when set. */
     metrics: { enabled: boolean; token?: string };
     /** Folder for the embedded database and private files (`oauth-providers/`…). */
@@ -92,6 +94,28 @@ export const configSchema = {
         connectRetryMs: { type: 'integer', minimum: 0, default: 10000 },
       },
     },
+    secrets: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: {
+        keys: {
+          type: 'array',
+          minItems: 1,
+          description:
+            'AES-256-GCM keys for secrets at rest; the first encrypts, all decrypt (env CRM_SECRET_KEYS wins)',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['kid', 'key'],
+            properties: {
+              kid: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,32}$' },
+              key: { type: 'string', description: '32 bytes, base64' },
+            },
+          },
+        },
+      },
+    },
     metrics: {
       type: 'object',
       additionalProperties: false,
@@ -133,6 +157,7 @@ const envMap: Array<[string, (raw: RawConfig, v: string) => void]> = [
   ['CRM_PUBLIC_URL', (c, v) => ((c.server ??= {}).publicUrl = v)],
   ['CRM_DATA_DIR', (c, v) => (c.dataDir = v)],
   ['LOG_LEVEL', (c, v) => ((c.log ??= {}).level = v)],
+  ['CRM_TRUST_PROXY', (c, v) => ((c.server ??= {}).trustProxy = v === 'true' || v === '1')],
   ['CRM_DB_CONNECT_RETRY_MS', (c, v) => ((c.database ??= {}).connectRetryMs = v)],
   ['CRM_METRICS_TOKEN', (c, v) => ((c.metrics ??= {}).token = v)],
   [

@@ -3,24 +3,19 @@
  * PGlite (in a data folder, or in memory). One SQL dialect, so one set of migrations; each plugin
  * ships its own `migrations/` folder and knex's migrator runs them, every batch in a transaction.
  */
-import {
-  chmodSync,
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import knexFactory, { type Knex } from 'knex';
 import ClientPGLite from 'knex-pglite';
 import { PGlite } from '@electric-sql/pglite';
-import { KernelError, type Logger, type PluginMigrations, type Storage } from '../kernel';
+import { KernelError, type Logger, type Storage } from '../kernel';
 import type { Config } from './config';
+import { lockDataDir } from './data-dir-lock';
+import { preparedStatements } from './prepared-statements';
+import { migrate } from './migrator';
+
+export { migrate, pendingMigrations } from './migrator';
 
 export type Db = Knex;
 
@@ -96,8 +91,11 @@ export function createDb(config: Config, logger?: Logger, opts: CreateDbOptions 
   // PostgreSQL's default 128MB buffer cache would sit in this process's memory, on top of the OS page
   // cache; 32MB keeps a loaded server ~120 MB smaller at no measured cost (docs/performance.md, Memory).
   // A start parameter, not postgresql.conf: PGlite would replace that whole file (initdb's settings too).
+  // A fresh folder starts from the initialised cluster `npm ci` cached (bin/pglite-template.mjs), not initdb.
+  const template = readdirSync(dir).length === 0 ? clusterTemplate() : undefined;
   const pglite = new PGlite(dir, {
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${config.database.embeddedSharedBuffers}`],
+    ...(template ? { loadDataDir: new Blob([template]) } : {}),
   });
   const db = knexFactory({
     client: ClientPGLite as unknown as typeof knexFactory.Client,
@@ -151,33 +149,18 @@ const stops = new WeakMap<Db, () => Promise<void>>();
 
 const releases = new WeakMap<Db, () => void>();
 
-/** Distinct statement texts named per process; beyond this, queries run unnamed (no server memory growth). */
-export const MAX_PREPARED = 2000;
+const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/**
- * Names every parameterised query by its text, so each PostgreSQL connection parses and plans a
- * query shape once and can reuse a generic plan: planning costs more than running the typical
- * 25-row page. Only queries with bindings are named (they already use the extended protocol, which
- * allows one statement per text). knex passes `options` through to `pg`; this sets them on the way.
- */
-function preparedStatements(db: Db): Db {
-  const names = new Map<string, string>();
-  const client = db.client as unknown as {
-    _query(
-      conn: unknown,
-      obj: { sql: string; bindings?: unknown[]; options?: Record<string, unknown> },
-    ): Promise<unknown>;
-  };
-  const run = client._query.bind(client);
-  client._query = (conn, obj) => {
-    if (obj.bindings?.length && !obj.options?.name) {
-      let name = names.get(obj.sql);
-      if (!name && names.size < MAX_PREPARED) names.set(obj.sql, (name = `crm_${names.size}`));
-      if (name) obj.options = { ...obj.options, name };
-    }
-    return run(conn, obj);
-  };
-  return db;
+/** The cached initialised cluster for the installed PGlite (see bin/pglite-template.mjs), when built. */
+function clusterTemplate(): Buffer | undefined {
+  try {
+    const pkg = path.join(packageRoot, 'node_modules/@electric-sql/pglite/package.json');
+    const { version } = JSON.parse(readFileSync(pkg, 'utf8')) as { version: string };
+    const file = path.join(packageRoot, 'node_modules/.cache/crm-service', `pglite-${version}-cluster.tar`);
+    return existsSync(file) ? readFileSync(file) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -211,50 +194,6 @@ export async function closeDb(db: Db): Promise<void> {
   }
 }
 
-/**
- * The embedded database is single-process: a second process opening the same folder would corrupt
- * it. A lock file with the owner's pid refuses that with one clear line (a stale lock is taken over).
- */
-function lockDataDir(dir: string): () => void {
-  const file = `${dir}.lock`;
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(file, 'wx');
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => {
-        try {
-          unlinkSync(file);
-        } catch {
-          /* already gone */
-        }
-      };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const owner = Number(readFileSync(file, 'utf8'));
-      if (owner && isAlive(owner)) {
-        throw new KernelError(
-          'E_DATABASE',
-          `The embedded database in ${dir} is in use by process ${owner}. ` +
-            'Stop it, or use PostgreSQL (DATABASE_URL) to run several instances.',
-          { details: { owner } },
-        );
-      }
-      unlinkSync(file);
-    }
-  }
-  throw new KernelError('E_DATABASE', `Cannot lock the embedded database in ${dir}`);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Which engine a handle talks to, for `System.get` and logs. */
 export function engineOf(db: Db): 'postgresql' | 'pglite' {
   return db.client.config.client === 'pg' ? 'postgresql' : 'pglite';
@@ -267,44 +206,6 @@ export async function ping(db: Db): Promise<void> {
   } catch (err) {
     throw new KernelError('E_DATABASE', `Database unreachable: ${(err as Error).message}`, { cause: err });
   }
-}
-
-/** A knex migration source over every enabled plugin's `migrations/` folder, in plugin order. */
-function migrationSource(plugins: PluginMigrations[]): Knex.MigrationSource<{ name: string; file: string }> {
-  return {
-    async getMigrations() {
-      return plugins.flatMap(({ plugin, dir }) =>
-        existsSync(dir)
-          ? readdirSync(dir)
-              .filter((f) => /\.(ts|js|mjs)$/.test(f) && !f.endsWith('.d.ts'))
-              .sort()
-              .map((f) => ({ name: `${plugin}/${f.replace(/\.(ts|js|mjs)$/, '')}`, file: path.join(dir, f) }))
-          : [],
-      );
-    },
-    getMigrationName: (m) => m.name,
-    getMigration: async (m) => (await import(pathToFileURL(m.file).href)) as Knex.Migration,
-  };
-}
-
-/** Applies pending migrations of the given plugins. Returns the names applied. */
-export async function migrate(db: Db, plugins: PluginMigrations[]): Promise<string[]> {
-  const [, applied] = (await db.migrate.latest({
-    migrationSource: migrationSource(plugins),
-    tableName: 'crm_migrations',
-    // Names are `<plugin>/<file>`; a disabled plugin's applied migrations must not fail the start.
-    disableMigrationsListValidation: true,
-  })) as [number, string[]];
-  return applied;
-}
-
-/** Migrations of the given plugins not yet applied (for `/readyz`). */
-export async function pendingMigrations(db: Db, plugins: PluginMigrations[]): Promise<string[]> {
-  const [, pending] = (await db.migrate.list({
-    migrationSource: migrationSource(plugins),
-    tableName: 'crm_migrations',
-  })) as [unknown, Array<{ name: string }>];
-  return pending.map((m) => m.name);
 }
 
 /**

@@ -24,6 +24,7 @@ export { startServer, type RunningServer } from './http/server';
 export { createLogger, SECRET_KEYS } from './log';
 export { checkDepth, DEFAULT_LIMITS, limitExceeded, parseJsonWithin, type Limits } from './limits';
 export { kernelMetrics, type Metrics } from './metrics';
+export { createSecretBox, generateKey, keySpec, SecretBox, type KeySource, type SecretKey } from './secrets';
 export type {
   AuthRequest,
   CliCommand,

@@ -34,6 +34,12 @@ export const kernelErrorCodes = {
   E_BOOT: { status: 0, expose: false, meaning: 'The service could not start (several problems are listed at once)' },
   E_CONFIG_INVALID: { status: 0, expose: false, meaning: 'The configuration failed validation (names the key path)' },
   E_DATABASE: { status: 503, expose: false, meaning: 'The database could not be reached or refused a statement' },
+  E_SECRET_KEY: {
+    status: 500,
+    expose: false,
+    meaning:
+      'A stored secret cannot be decrypted: its key is not configured, or the key with that id is a different one',
+  },
   E_ACTION_DUPLICATE: { status: 0, expose: false, meaning: 'Two plugins define the same entity/action' },
   E_HOOK_KIND: { status: 0, expose: false, meaning: 'A hook was tapped or run with the wrong kind of function' },
   E_HOOK_DUPLICATE: { status: 0, expose: false, meaning: 'Two keyed contributions (route, format, grant) share a key' },

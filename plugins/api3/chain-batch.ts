@@ -87,10 +87,10 @@ export async function batchedGet(
   }
   const all = rowsOf(result, 'get');
   const groups = new Map<string, Array<Record<string, unknown>>>();
-  for (const r of all) {
-    const k = String(r[field.name] ?? r[key]);
+  for (const row of all) {
+    const k = String(row[field.name] ?? row[key]);
     if (!groups.has(k)) groups.set(k, []);
-    groups.get(k)!.push(r);
+    groups.get(k)!.push(row);
   }
   return vals.map((v) => {
     let rows = groups.get(String(v)) ?? [];

@@ -27,8 +27,8 @@ export function subParams(
   if (parentEntity === subEntity) out.id = id;
   out.sequential = 1;
   // Nested chains keep their `$value.` for their own parent rows.
-  for (const [k, v] of Object.entries(spec))
-    out[k] = k.startsWith('api.') || k.startsWith('api_') ? v : substitute(v, row);
+  for (const [k, value] of Object.entries(spec))
+    out[k] = k.startsWith('api.') || k.startsWith('api_') ? value : substitute(value, row);
   return out;
 }
 
@@ -54,10 +54,10 @@ function resolvePath(row: Record<string, unknown>, path: string): unknown {
   return cur ?? null;
 }
 
-function substitute(v: unknown, row: Record<string, unknown>): unknown {
-  if (typeof v === 'string' && v.startsWith('$value.')) return resolvePath(row, v.slice(7));
-  if (v && typeof v === 'object' && !Array.isArray(v)) {
-    const entries = Object.entries(v as Record<string, unknown>);
+function substitute(value: unknown, row: Record<string, unknown>): unknown {
+  if (typeof value === 'string' && value.startsWith('$value.')) return resolvePath(row, value.slice(7));
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    const entries = Object.entries(value as Record<string, unknown>);
     if (
       entries.length &&
       (OPERATORS as readonly string[]).includes(entries[0][0]) &&
@@ -65,8 +65,8 @@ function substitute(v: unknown, row: Record<string, unknown>): unknown {
       (entries[0][1] as string).startsWith('$value.')
     ) {
       const val = resolvePath(row, (entries[0][1] as string).slice(7));
-      return { ...(v as object), [entries[0][0]]: val ?? '' };
+      return { ...(value as object), [entries[0][0]]: val ?? '' };
     }
   }
-  return v;
+  return value;
 }

@@ -86,18 +86,22 @@ export function chainRunner(callApi3: (req: Api3Request) => Promise<unknown>) {
     try {
       return await callApi3({ ...req, entity: chain.entity, action: chain.action, params });
     } catch (err) {
-      const e = isKernelError(err) ? err : toApi3Error(err, chain.entity, chain.action);
+      const apiError = isKernelError(err) ? err : toApi3Error(err, chain.entity, chain.action);
       const {
         error_code: _c,
         entity: _e,
         action: _a,
         api3Shape: _s,
         ...extras
-      } = (e.details ?? {}) as Record<string, unknown>;
-      throw new KernelError('E_API3_CHAINED', `Error in call to ${chain.entity}_${chain.action} : ${e.message}`, {
-        details: { ...extras, error_code: 'chained_api_failed' },
-        cause: e,
-      });
+      } = (apiError.details ?? {}) as Record<string, unknown>;
+      throw new KernelError(
+        'E_API3_CHAINED',
+        `Error in call to ${chain.entity}_${chain.action} : ${apiError.message}`,
+        {
+          details: { ...extras, error_code: 'chained_api_failed' },
+          cause: apiError,
+        },
+      );
     }
   }
 

@@ -2,22 +2,22 @@
 import type { Api3Envelope } from './types';
 
 /** Leaf scalars become strings (null → '' unless `omitNull`); arrays and objects are walked. */
-export function stringifyLeaves(v: unknown, omitNull = false): unknown {
-  if (v === null || v === undefined) return '';
-  if (typeof v === 'boolean') return v ? '1' : '0';
-  if (typeof v === 'number' || typeof v === 'bigint') return String(v);
-  if (v instanceof Date) return formatDate(v);
-  if (Array.isArray(v)) return v.map((x) => stringifyLeaves(x, omitNull));
-  if (typeof v === 'object') {
+export function stringifyLeaves(value: unknown, omitNull = false): unknown {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'boolean') return value ? '1' : '0';
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  if (value instanceof Date) return formatDate(value);
+  if (Array.isArray(value)) return value.map((x) => stringifyLeaves(x, omitNull));
+  if (typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
-      if (omitNull && (x === null || x === undefined)) continue;
+    for (const [k, child] of Object.entries(value as Record<string, unknown>)) {
+      if (omitNull && (child === null || child === undefined)) continue;
       // Chained results under `api.*` keep their own (already built) shape.
-      out[k] = k.startsWith('api.') || k.startsWith('api_') ? x : stringifyLeaves(x, omitNull);
+      out[k] = k.startsWith('api.') || k.startsWith('api_') ? child : stringifyLeaves(child, omitNull);
     }
     return out;
   }
-  return v;
+  return value;
 }
 
 /** `YYYY-MM-DD HH:MM:SS` as the reference prints dates. */

@@ -65,23 +65,23 @@ export function toApi3Error(err: unknown, entity: string, action: string): Kerne
   // Database errors that escaped a store call (lifecycle code) must not show SQL text.
   const fromDb =
     !isKernelError(err) || err.code === 'E_INTERNAL' || err.code === 'E_PLUGIN_FAILED' ? dbError(err) : undefined;
-  const e =
+  const error =
     fromDb ??
     (isKernelError(err)
       ? (controlParamError(err) ?? err)
       : new KernelError('E_INTERNAL', (err as Error)?.message ?? String(err), { cause: err }));
-  const d = e.details ?? {};
-  if (d.api3Shape === 'returned') return e;
-  if ('error_code' in d && 'entity' in d) return e;
-  const { error_code, entity: _e, action: _a, ...extras } = d as Record<string, unknown>;
+  const details = error.details ?? {};
+  if (details.api3Shape === 'returned') return error;
+  if ('error_code' in details && 'entity' in details) return error;
+  const { error_code, entity: _e, action: _a, ...extras } = details as Record<string, unknown>;
   // E_INVALID_PARAMS from the kernel's schema validation carries `problems`; keep them as extras.
-  const code = error_code ?? byKernelCode[e.code] ?? 0;
-  const out = new KernelError(e.code, e.message, {
-    details: { ...extras, error_code: code, entity: d.entity ?? entity, action: d.action ?? action },
-    cause: (e as Error).cause ?? e,
-    plugin: e.plugin,
-    status: e.status,
-    response: e.response,
+  const code = error_code ?? byKernelCode[error.code] ?? 0;
+  const out = new KernelError(error.code, error.message, {
+    details: { ...extras, error_code: code, entity: details.entity ?? entity, action: details.action ?? action },
+    cause: (error as Error).cause ?? error,
+    plugin: error.plugin,
+    status: error.status,
+    response: error.response,
   });
   return out;
 }

@@ -50,10 +50,12 @@ export async function coerceValue(fc: FilterContext, field: FieldDef, value: unk
   const options =
     field.optionGroup || field.pseudoEntity || field.options ? await fc.registry.optionsFor(fc.db, field) : undefined;
   if (options && typeof value !== 'object') {
-    const s = String(value);
+    const text = String(value);
     const hit =
-      options.find((o) => o.value === s) ?? options.find((o) => o.name === s) ?? options.find((o) => o.label === s);
-    if (!hit) throw invalid(`'${s}' is not a valid option for field ${key}`, 2001, { error_field: key });
+      options.find((o) => o.value === text) ??
+      options.find((o) => o.name === text) ??
+      options.find((o) => o.label === text);
+    if (!hit) throw invalid(`'${text}' is not a valid option for field ${key}`, 2001, { error_field: key });
     return field.type === 'Int' ? Number(hit.value) : hit.value;
   }
   switch (field.type) {
@@ -83,24 +85,26 @@ export async function coerceValue(fc: FilterContext, field: FieldDef, value: unk
       }
       return value;
     case 'Boolean': {
-      const s = String(value).toLowerCase();
-      if (['1', 'true', 'yes'].includes(s)) return 1;
-      if (['0', 'false', 'no', ''].includes(s)) return 0;
+      const text = String(value).toLowerCase();
+      if (['1', 'true', 'yes'].includes(text)) return 1;
+      if (['0', 'false', 'no', ''].includes(text)) return 0;
       throw invalid(`${key} is not a valid boolean`, 2001, { error_field: key });
     }
     case 'Date':
     case 'Timestamp': {
       if (value === '') return null;
-      const s = String(value);
+      const text = String(value);
       if (
-        /^\d{4}-?\d{2}-?\d{2}([ T]?\d{2}:?\d{2}(:?\d{2})?)?$/.test(s) &&
+        /^\d{4}-?\d{2}-?\d{2}([ T]?\d{2}:?\d{2}(:?\d{2})?)?$/.test(text) &&
         !Number.isNaN(
-          Date.parse(s.length === 8 ? `${s.slice(0, 4)}-${s.slice(4, 6)}-${s.slice(6)}` : s.replace(' ', 'T')),
+          Date.parse(
+            text.length === 8 ? `${text.slice(0, 4)}-${text.slice(4, 6)}-${text.slice(6)}` : text.replace(' ', 'T'),
+          ),
         )
       )
-        return normaliseDate(s);
-      if (s === 'now') return new Date().toISOString();
-      throw invalid(`${key} is not a valid date: ${s}`);
+        return normaliseDate(text);
+      if (text === 'now') return new Date().toISOString();
+      throw invalid(`${key} is not a valid date: ${text}`);
     }
     default:
       if (typeof value === 'object' && !Array.isArray(value))
@@ -130,11 +134,11 @@ async function parseFilter(
   } else if (typeof raw === 'object') {
     const entries = Object.entries(raw as Record<string, unknown>);
     if (!entries.length) return undefined;
-    const [k, v] = entries[0];
+    const [k, operand] = entries[0];
     if (!(OPERATORS as readonly string[]).includes(k))
       throw invalid(`'${k}' is not a valid operator for field ${path}; use one of ${OPERATORS.join(', ')}`);
     op = k as Operator;
-    value = v;
+    value = operand;
   }
   if (op === 'IS NULL' || op === 'IS NOT NULL') return { path, op };
   if (op === 'IN' || op === 'NOT IN') {
@@ -169,10 +173,10 @@ export async function parseFilters(
   for (const [key, raw] of Object.entries(params)) {
     if (RESERVED.has(key) || key.startsWith('api.') || key.startsWith('return.')) continue;
     // A field wins over the option_* / api_* spellings (option_group_id is a field).
-    let r = resolvePath(fc.registry, entity, key);
+    let resolved = resolvePath(fc.registry, entity, key);
     // Legacy date ranges: `<date field>_low` / `_high`, also as `filter.<…>` (§3.4).
     const range = /^(?:filter\.)?(.+)_(low|high)$/.exec(key);
-    if (!r && range) {
+    if (!resolved && range) {
       const base = resolvePath(fc.registry, entity, range[1]);
       if (
         base &&
@@ -190,27 +194,28 @@ export async function parseFilters(
       }
       continue;
     }
-    if (!r || r.field.labelOf) continue;
-    const path = r.field.via && !key.includes('.') ? r.field.via : canonicalPath(fc.registry, entity, key);
-    if (r.field.via && !key.includes('.')) r = resolvePath(fc.registry, entity, path)!;
-    const f = await parseFilter(fc, path, r.field, raw);
-    if (f) byKey.set(key, f);
+    if (!resolved || resolved.field.labelOf) continue;
+    const path =
+      resolved.field.via && !key.includes('.') ? resolved.field.via : canonicalPath(fc.registry, entity, key);
+    if (resolved.field.via && !key.includes('.')) resolved = resolvePath(fc.registry, entity, path)!;
+    const filter = await parseFilter(fc, path, resolved.field, raw);
+    if (filter) byKey.set(key, filter);
   }
   const used = new Set<string>();
   const out: Condition[] = [];
   for (const group of or) {
     const filters: Filter[] = [];
     for (const name of group) {
-      const f =
+      const filter =
         byKey.get(name) ??
         [...byKey.entries()].find(([k]) => resolvePath(fc.registry, entity, k)?.field.name === name)?.[1];
-      if (!f) throw invalid(`'${name}' specified in OR group but not added to params`);
-      filters.push(f);
-      for (const [k, v] of byKey) if (v === f) used.add(k);
+      if (!filter) throw invalid(`'${name}' specified in OR group but not added to params`);
+      filters.push(filter);
+      for (const [k, other] of byKey) if (other === filter) used.add(k);
     }
     out.push({ or: filters });
   }
-  for (const [k, f] of byKey) if (!used.has(k)) out.push(f);
+  for (const [k, filter] of byKey) if (!used.has(k)) out.push(filter);
   return out;
 }
 

@@ -53,7 +53,7 @@ export { permissionFor };
 
 export function defineGenericActions(actions: ActionRegistrar, service: EntityService): void {
   const registry = service.registry;
-  const g = new Generic(registry, service);
+  const generic = new Generic(registry, service);
   for (const action of ACTIONS) {
     actions.define({
       version: 3,
@@ -64,47 +64,47 @@ export function defineGenericActions(actions: ActionRegistrar, service: EntitySe
       permission: (params: Params, entity: string) => permissionFor(registry, entity, action, params),
       writes: WRITES.has(action),
       entities: () => registry.names(3),
-      handler: (params: Params, ctx: ActionContext) => g.run(action, registry.get(ctx.entity), params, ctx),
+      handler: (params: Params, ctx: ActionContext) => generic.run(action, registry.get(ctx.entity), params, ctx),
     });
   }
 }
 
 /** The generic actions: the reads and writes of {@link Api3Writes}, and the meta actions. */
 class Generic extends Api3Writes {
-  run(action: (typeof ACTIONS)[number], e: CompiledEntity, p: Params, ctx: ActionContext): Promise<unknown> {
+  run(action: (typeof ACTIONS)[number], entity: CompiledEntity, params: Params, ctx: ActionContext): Promise<unknown> {
     switch (action) {
       case 'get':
-        return this.get(e, p, ctx);
+        return this.get(entity, params, ctx);
       case 'getsingle':
-        return this.getsingle(e, p, ctx);
+        return this.getsingle(entity, params, ctx);
       case 'getvalue':
-        return this.getvalue(e, p, ctx);
+        return this.getvalue(entity, params, ctx);
       case 'getcount':
-        return this.getcount(e, p, ctx);
+        return this.getcount(entity, params, ctx);
       case 'create':
-        return this.create(e, p, ctx);
+        return this.create(entity, params, ctx);
       case 'delete':
-        return this.delete(e, p, ctx);
+        return this.delete(entity, params, ctx);
       case 'replace':
-        return this.replace(e, p, ctx);
+        return this.replace(entity, params, ctx);
       case 'validate':
-        return this.validate(e, p, ctx);
+        return this.validate(entity, params, ctx);
       case 'getrefcount':
-        return this.getrefcount(e, p, ctx);
+        return this.getrefcount(entity, params, ctx);
       case 'getlist':
-        return this.getlist(e, p, ctx);
+        return this.getlist(entity, params, ctx);
       case 'getoptions':
-        return this.getoptions(e, p, ctx);
+        return this.getoptions(entity, params, ctx);
       case 'getfields':
-        return this.getfields(e, p, ctx);
+        return this.getfields(entity, params, ctx);
       case 'getactions':
-        return this.getactions(e, ctx);
+        return this.getactions(entity, ctx);
       case 'getunique':
-        return Promise.resolve(this.getunique(e));
+        return Promise.resolve(this.getunique(entity));
       case 'setvalue':
-        return this.setvalue(e, p, ctx);
+        return this.setvalue(entity, params, ctx);
       case 'update':
-        return this.update(e, p, ctx);
+        return this.update(entity, params, ctx);
     }
   }
 
@@ -117,31 +117,34 @@ class Generic extends Api3Writes {
     return envelope(counts.map((c) => ({ ...c })) as Row[], { sequential: true });
   }
 
-  async getlist(e: CompiledEntity, p: Params, ctx: ActionContext): Promise<unknown> {
+  async getlist(entity: CompiledEntity, params: Params, ctx: ActionContext): Promise<unknown> {
     const labelField = String(
-      p.label_field ??
-        e.labelField ??
-        ['sort_name', 'title', 'label', 'name', 'subject'].find((f) => e.byName.has(f)) ??
+      params.label_field ??
+        entity.labelField ??
+        ['sort_name', 'title', 'label', 'name', 'subject'].find((f) => entity.byName.has(f)) ??
         'id',
     );
     const searchField = String(
-      p.search_field ?? ['sort_name', 'title', 'label', 'name', 'subject'].find((f) => e.byName.has(f)) ?? labelField,
+      params.search_field ??
+        ['sort_name', 'title', 'label', 'name', 'subject'].find((f) => entity.byName.has(f)) ??
+        labelField,
     );
-    const idField = String(p.id_field ?? 'id');
-    for (const f of [labelField, searchField, idField])
-      if (!e.lookup.get(f)) throw invalid(`Unknown field ${f} for getlist`);
+    const idField = String(params.id_field ?? 'id');
+    for (const field of [labelField, searchField, idField])
+      if (!entity.lookup.get(field)) throw invalid(`Unknown field ${field} for getlist`);
     const pageSize = 15;
-    const page = Math.max(1, Number(p.page_num ?? 1) || 1);
-    const extra = p.params && typeof p.params === 'object' ? (p.params as Params) : {};
+    const page = Math.max(1, Number(params.page_num ?? 1) || 1);
+    const extra = params.params && typeof params.params === 'object' ? (params.params as Params) : {};
     const filter: Params = {
       ...extra,
       return: [idField, labelField],
       options: { limit: pageSize + 1, offset: (page - 1) * pageSize, sort: labelField },
     };
-    if (p.id !== undefined && p.id !== '') filter[idField] = Array.isArray(p.id) ? { IN: p.id } : p.id;
-    else if (p.input !== undefined && p.input !== '')
-      filter[searchField] = { LIKE: `${truthy(p.add_wildcard) ? '%' : ''}${String(p.input)}%` };
-    const { rows } = await this.select(e, filter, ctx, { sequential: true });
+    if (params.id !== undefined && params.id !== '')
+      filter[idField] = Array.isArray(params.id) ? { IN: params.id } : params.id;
+    else if (params.input !== undefined && params.input !== '')
+      filter[searchField] = { LIKE: `${truthy(params.add_wildcard) ? '%' : ''}${String(params.input)}%` };
+    const { rows } = await this.select(entity, filter, ctx, { sequential: true });
     const more = rows.length > pageSize;
     const values = rows
       .slice(0, pageSize)
@@ -167,56 +170,62 @@ class Generic extends Api3Writes {
     return scalarEnvelope(Object.fromEntries(opts.map((o) => [o.value, pick(o)])));
   }
 
-  async getfields(e: CompiledEntity, p: Params, ctx: ActionContext): Promise<unknown> {
-    let action = String(p.api_action ?? p.action ?? 'get').toLowerCase();
+  async getfields(entity: CompiledEntity, params: Params, ctx: ActionContext): Promise<unknown> {
+    let action = String(params.api_action ?? params.action ?? 'get').toLowerCase();
     if (action === 'getvalue' || action === 'getcount') action = 'get';
     const keyed: Record<string, Row> = {};
-    const getOptions = optionValue(p, 'get_options');
-    const snakeName = snake(e.name);
+    const getOptions = optionValue(params, 'get_options');
+    const snakeName = snake(entity.name);
     if (action === 'delete') {
-      keyed.id = { name: 'id', title: `${e.name} ID`, 'api.required': 1, 'api.aliases': [`${snakeName}_id`], type: 1 };
+      keyed.id = {
+        name: 'id',
+        title: `${entity.name} ID`,
+        'api.required': 1,
+        'api.aliases': [`${snakeName}_id`],
+        type: 1,
+      };
       return scalarEnvelope(keyed);
     }
     const byUnique = action.startsWith('get');
-    for (const f of e.fields) {
-      if (!byUnique && (f.related || f.labelOf || f.via)) continue;
-      if (f.secret && !ctx.principal.permissions.has('*') && !f.secret.some((x) => ctx.principal.permissions.has(x)))
-        continue;
-      const spec: Row = { name: f.name, type: TYPE_CODES[f.type] ?? 2, title: f.title };
-      if (f.description) spec.description = f.description;
-      if (f.required) spec.required = true;
-      if (f.maxlength) spec.maxlength = f.maxlength;
-      if (!f.related && !f.labelOf && !f.via) spec.where = `${e.table}.${f.column ?? f.name}`;
-      spec.table_name = e.table;
-      spec.entity = e.name;
-      if (f.fk) spec.FKApiName = f.fk;
-      if (f.optionGroup) spec.pseudoconstant = { optionGroupName: f.optionGroup };
-      if (f.pseudoEntity)
+    const perms = ctx.principal.permissions;
+    for (const field of entity.fields) {
+      if (!byUnique && (field.related || field.labelOf || field.via)) continue;
+      if (field.secret && !perms.has('*') && !field.secret.some((x) => perms.has(x))) continue;
+      const spec: Row = { name: field.name, type: TYPE_CODES[field.type] ?? 2, title: field.title };
+      if (field.description) spec.description = field.description;
+      if (field.required) spec.required = true;
+      if (field.maxlength) spec.maxlength = field.maxlength;
+      if (!field.related && !field.labelOf && !field.via) spec.where = `${entity.table}.${field.column ?? field.name}`;
+      spec.table_name = entity.table;
+      spec.entity = entity.name;
+      if (field.fk) spec.FKApiName = field.fk;
+      if (field.optionGroup) spec.pseudoconstant = { optionGroupName: field.optionGroup };
+      if (field.pseudoEntity)
         spec.pseudoconstant = {
-          table: this.registry.get(f.pseudoEntity.entity).table,
+          table: this.registry.get(field.pseudoEntity.entity).table,
           keyColumn: 'id',
-          labelColumn: f.pseudoEntity.labelField,
+          labelColumn: field.pseudoEntity.labelField,
         };
-      if (f.serialize) spec.serialize = 1;
-      if (f.uniqueName && f.uniqueName !== f.name) spec.uniqueName = f.uniqueName;
+      if (field.serialize) spec.serialize = 1;
+      if (field.uniqueName && field.uniqueName !== field.name) spec.uniqueName = field.uniqueName;
       spec.is_core_field = true;
-      if (f.apiRequired && action !== 'get' && !byUnique) spec['api.required'] = 1;
-      if (f.apiDefault !== undefined && !byUnique) spec['api.default'] = f.apiDefault;
-      if (f.getDefault !== undefined && byUnique) spec['api.default'] = f.getDefault;
-      const aliases = [...(f.aliases ?? [])];
-      if (f.name === 'id' && !aliases.includes(`${snakeName}_id`)) aliases.unshift(`${snakeName}_id`);
+      if (field.apiRequired && action !== 'get' && !byUnique) spec['api.required'] = 1;
+      if (field.apiDefault !== undefined && !byUnique) spec['api.default'] = field.apiDefault;
+      if (field.getDefault !== undefined && byUnique) spec['api.default'] = field.getDefault;
+      const aliases = [...(field.aliases ?? [])];
+      if (field.name === 'id' && !aliases.includes(`${snakeName}_id`)) aliases.unshift(`${snakeName}_id`);
       if (aliases.length) spec['api.aliases'] = aliases;
       if (
         getOptions &&
-        (getOptions === 'all' || getOptions === f.name) &&
-        (f.optionGroup || f.pseudoEntity || f.options)
+        (getOptions === 'all' || getOptions === field.name) &&
+        (field.optionGroup || field.pseudoEntity || field.options)
       ) {
-        const opts = (await this.registry.optionsFor(ctx.db, f)) ?? [];
-        spec.options = truthy(p.sequential)
+        const opts = (await this.registry.optionsFor(ctx.db, field)) ?? [];
+        spec.options = truthy(params.sequential)
           ? opts.map((o) => ({ key: o.value, value: o.label }))
           : Object.fromEntries(opts.map((o) => [o.value, o.label]));
       }
-      const key = byUnique && f.uniqueName && f.name !== 'id' ? f.uniqueName : f.name;
+      const key = byUnique && field.uniqueName && field.name !== 'id' ? field.uniqueName : field.name;
       keyed[key] = spec;
     }
     return scalarEnvelope(keyed);

@@ -77,13 +77,13 @@ export function parseOptions(
   const sort: GetOptions['sort'] = [];
   for (const part of list(sortRaw)) {
     if (/select/i.test(part)) throw invalid('invalid string in sort options');
-    const m = /^([A-Za-z0-9_.]+)(?:\s+(asc|desc))?$/i.exec(part);
-    if (!m || !pathExists(registry, entity, m[1]))
+    const match = /^([A-Za-z0-9_.]+)(?:\s+(asc|desc))?$/i.exec(part);
+    if (!match || !pathExists(registry, entity, match[1]))
       throw invalid(`Unknown field specified for sort. Cannot order by '${part}'`);
-    const via = !m[1].includes('.') ? resolvePath(registry, entity, m[1], 'name')?.field.via : undefined;
+    const via = !match[1].includes('.') ? resolvePath(registry, entity, match[1], 'name')?.field.via : undefined;
     sort.push({
-      path: via ?? canonicalPath(registry, entity, m[1]),
-      dir: (m[2]?.toUpperCase() as 'ASC' | 'DESC') ?? 'ASC',
+      path: via ?? canonicalPath(registry, entity, match[1]),
+      dir: (match[2]?.toUpperCase() as 'ASC' | 'DESC') ?? 'ASC',
     });
   }
 

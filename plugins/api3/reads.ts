@@ -56,48 +56,54 @@ export abstract class Api3Reads {
   }
 
   async select(
-    e: CompiledEntity,
+    entity: CompiledEntity,
     params: Params,
     ctx: ActionContext,
     over: Partial<GetOptions> = {},
   ): Promise<{ rows: Row[]; o: GetOptions }> {
-    const { o, where } = await this.conditions(e, params, ctx, over);
+    const { o: options, where } = await this.conditions(entity, params, ctx, over);
     // Return list: known fields/paths only (unknown ones are dropped, as with check_permissions).
     const perms = ctx.principal.permissions;
     const mayRead = (f: FieldDef) => !f.secret || perms.has('*') || f.secret.some((x) => perms.has(x));
-    const requested = o.return?.filter((r) => {
-      const x = resolvePath(this.registry, e, r, 'name');
+    const requested = options.return?.filter((r) => {
+      const x = resolvePath(this.registry, entity, r, 'name');
       return x && mayRead(x.field);
     });
-    const wanted = requested?.length ? requested : (e.defaultReturn ?? this.service.store.defaultSelect(e));
+    const wanted = requested?.length ? requested : (entity.defaultReturn ?? this.service.store.defaultSelect(entity));
     const out: Array<{ key: string; path: string; field: FieldDef }> = [];
     const seen = new Set<string>();
-    for (const w of wanted) {
-      const r = resolvePath(this.registry, e, w, 'name')!;
-      const dotted = w.includes('.');
-      const path = dotted ? w : r.field.name;
-      const key = dotted ? w : e.uniqueNamesOnGet && r.field.uniqueName ? r.field.uniqueName : r.field.name;
+    for (const wantedPath of wanted) {
+      const resolved = resolvePath(this.registry, entity, wantedPath, 'name')!;
+      const dotted = wantedPath.includes('.');
+      const path = dotted ? wantedPath : resolved.field.name;
+      const key = dotted
+        ? wantedPath
+        : entity.uniqueNamesOnGet && resolved.field.uniqueName
+          ? resolved.field.uniqueName
+          : resolved.field.name;
       if (seen.has(key)) continue;
       seen.add(key);
-      out.push({ key, path: r.field.via && !dotted ? r.field.via : path, field: r.field });
+      out.push({ key, path: resolved.field.via && !dotted ? resolved.field.via : path, field: resolved.field });
     }
     if (!seen.has('id')) {
-      const idf = e.byName.get('id')!;
-      if (e.uniqueNamesOnGet) out.push({ key: 'id', path: 'id', field: idf });
+      const idf = entity.byName.get('id')!;
+      if (entity.uniqueNamesOnGet) out.push({ key: 'id', path: 'id', field: idf });
       else out.unshift({ key: 'id', path: 'id', field: idf });
     }
     const selectPaths = new Set(out.filter((x) => !x.field.labelOf).map((x) => x.path));
-    for (const x of out) if (x.field.labelOf) selectPaths.add(x.field.labelOf);
-    const query = buildQuery(where, o, [...selectPaths]);
-    await this.checkJoins(e, query, ctx);
-    const raw = o.isCount ? { paths: [], rows: [] } : await this.service.getRows(this.session(ctx), e, query);
+    for (const column of out) if (column.field.labelOf) selectPaths.add(column.field.labelOf);
+    const query = buildQuery(where, options, [...selectPaths]);
+    await this.checkJoins(entity, query, ctx);
+    const raw = options.isCount
+      ? { paths: [], rows: [] }
+      : await this.service.getRows(this.session(ctx), entity, query);
     const labelMaps = new Map<string, Map<string, string>>();
-    for (const x of out.filter((y) => y.field.labelOf)) {
-      const src = e.byName.get(x.field.labelOf!)!;
+    for (const column of out.filter((y) => y.field.labelOf)) {
+      const src = entity.byName.get(column.field.labelOf!)!;
       const opts = (await this.registry.optionsFor(ctx.db, src)) ?? [];
-      labelMaps.set(x.key, new Map(opts.map((op) => [op.value, op.label])));
+      labelMaps.set(column.key, new Map(opts.map((op) => [op.value, op.label])));
     }
-    const emptyNulls = e.nulls === 'empty';
+    const emptyNulls = entity.nulls === 'empty';
     // Per column, worked out once: where the value comes from, and its label map for option labels.
     const at = new Map(raw.paths.map((p, i) => [p, i]));
     const cols = out.map((x) => ({
@@ -106,36 +112,36 @@ export abstract class Api3Reads {
       labels: x.field.labelOf ? labelMaps.get(x.key)! : undefined,
       json: x.field.type === 'Json',
     }));
-    const rows = raw.rows.map((r) => {
+    const rows = raw.rows.map((row) => {
       const rec: Row = {};
-      for (const x of cols) {
-        const stored = x.from < 0 ? undefined : r[x.from];
-        const v = x.labels ? (stored === null ? null : (x.labels.get(String(stored)) ?? null)) : stored;
-        if (v === null || v === undefined) {
-          if (emptyNulls) rec[x.key] = '';
+      for (const col of cols) {
+        const stored = col.from < 0 ? undefined : row[col.from];
+        const value = col.labels ? (stored === null ? null : (col.labels.get(String(stored)) ?? null)) : stored;
+        if (value === null || value === undefined) {
+          if (emptyNulls) rec[col.key] = '';
           continue;
         }
         // Leaves as strings (§2.1); one pass, no recursion for the common scalar case.
-        rec[x.key] =
-          typeof v === 'string'
-            ? v
-            : typeof v === 'object'
-              ? x.json
-                ? JSON.stringify(v)
-                : stringifyLeaves(v)
-              : typeof v === 'boolean'
-                ? v
+        rec[col.key] =
+          typeof value === 'string'
+            ? value
+            : typeof value === 'object'
+              ? col.json
+                ? JSON.stringify(value)
+                : stringifyLeaves(value)
+              : typeof value === 'boolean'
+                ? value
                   ? '1'
                   : '0'
-                : String(v);
+                : String(value);
       }
       return rec;
     });
-    return { rows, o };
+    return { rows, o: options };
   }
 
   protected async checkJoins(
-    e: CompiledEntity,
+    entity: CompiledEntity,
     query: ReturnType<typeof buildQuery>,
     ctx: ActionContext,
   ): Promise<void> {
@@ -146,11 +152,11 @@ export abstract class Api3Reads {
     ];
     await this.service.checkJoins(
       this.session(ctx),
-      e,
+      entity,
       paths,
       3,
-      (entity, prefix) =>
-        new KernelError('E_FORBIDDEN', `Authorization failed to join onto ${entity} api in parameter ${prefix}`, {
+      (joined, prefix) =>
+        new KernelError('E_FORBIDDEN', `Authorization failed to join onto ${joined} api in parameter ${prefix}`, {
           details: { error_code: 'unauthorized' },
         }),
     );
@@ -173,22 +179,26 @@ export abstract class Api3Reads {
     return rows[0];
   }
 
-  async getvalue(e: CompiledEntity, p: Params, ctx: ActionContext): Promise<unknown> {
+  async getvalue(entity: CompiledEntity, params: Params, ctx: ActionContext): Promise<unknown> {
     const ret =
-      typeof p.return === 'string'
-        ? p.return.trim()
-        : Array.isArray(p.return) && p.return.length === 1
-          ? String(p.return[0])
+      typeof params.return === 'string'
+        ? params.return.trim()
+        : Array.isArray(params.return) && params.return.length === 1
+          ? String(params.return[0])
           : '';
     if (!ret || ret.includes(','))
       throw returnedError('missing param return=field you want to read the value of', {
         error_type: 'mandatory_missing',
         missing_param: 'return',
       });
-    const rec = await this.getsingle(e, { ...p, return: ret }, ctx);
-    const r = resolvePath(this.registry, e, ret, 'name');
+    const rec = await this.getsingle(entity, { ...params, return: ret }, ctx);
+    const resolved = resolvePath(this.registry, entity, ret, 'name');
     const key =
-      r && !ret.includes('.') ? (e.uniqueNamesOnGet && r.field.uniqueName ? r.field.uniqueName : r.field.name) : ret;
+      resolved && !ret.includes('.')
+        ? entity.uniqueNamesOnGet && resolved.field.uniqueName
+          ? resolved.field.uniqueName
+          : resolved.field.name
+        : ret;
     if (!(key in rec)) throw returnedError(`field ${ret} unset or not existing`, { invalid_field: ret });
     return rec[key];
   }

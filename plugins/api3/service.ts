@@ -88,8 +88,8 @@ export function createApi3Service(kernel: Api3Pipeline): Api3Service {
           ),
         };
         try {
-          const r = (await service.call(inner)) as { id?: unknown } | null;
-          return fmt.isSuccess ? 1 : r && typeof r === 'object' ? r.id : r;
+          const result = (await service.call(inner)) as { id?: unknown } | null;
+          return fmt.isSuccess ? 1 : result && typeof result === 'object' ? result.id : result;
         } catch (err) {
           if (fmt.isSuccess) return 0;
           throw err;

@@ -35,34 +35,44 @@ export abstract class Api3Writes extends Api3Reads {
   }
 
   /** Writable values from params, by field name, validated. */
-  async values(e: CompiledEntity, p: Params, ctx: ActionContext, isUpdate: boolean): Promise<Row> {
+  async values(entity: CompiledEntity, params: Params, ctx: ActionContext, isUpdate: boolean): Promise<Row> {
     const out: Row = {};
-    for (const [key, raw] of Object.entries(p)) {
-      const f = e.lookup.get(key);
-      if (!f || f.name === 'id' || f.readonly || f.related || f.labelOf || f.via || raw === undefined) continue;
-      if (f.name in out && key !== f.name) continue; // the canonical name wins over an alias
-      let v: unknown;
-      if (raw === null || raw === '' || raw === 'null') v = null;
-      else if (f.serialize) {
+    for (const [key, raw] of Object.entries(params)) {
+      const field = entity.lookup.get(key);
+      if (
+        !field ||
+        field.name === 'id' ||
+        field.readonly ||
+        field.related ||
+        field.labelOf ||
+        field.via ||
+        raw === undefined
+      )
+        continue;
+      if (field.name in out && key !== field.name) continue; // the canonical name wins over an alias
+      let value: unknown;
+      if (raw === null || raw === '' || raw === 'null') value = null;
+      else if (field.serialize) {
         const items = Array.isArray(raw)
           ? raw
           : String(raw)
               .split(/[\x01,]/)
               .filter(Boolean);
-        v = await Promise.all(items.map((x) => coerceValue(this.fc(ctx), f, x, key)));
-      } else v = await coerceValue(this.fc(ctx), f, raw, key);
-      if (typeof v === 'string' && f.maxlength && v.length > f.maxlength) {
+        value = await Promise.all(items.map((x) => coerceValue(this.fc(ctx), field, x, key)));
+      } else value = await coerceValue(this.fc(ctx), field, raw, key);
+      if (typeof value === 'string' && field.maxlength && value.length > field.maxlength) {
         throw api3Error(
           'E_INVALID_PARAMS',
           2100,
-          `Value for ${key} is ${v.length} characters  - This field has a maxlength of ${f.maxlength} characters.`,
-          { field: key, max_length: f.maxlength },
+          `Value for ${key} is ${value.length} characters  - This field has a maxlength of ${field.maxlength} characters.`,
+          { field: key, max_length: field.maxlength },
         );
       }
-      out[f.name] = v;
+      out[field.name] = value;
     }
     if (!isUpdate) {
-      for (const f of e.fields) if (out[f.name] === undefined && f.apiDefault !== undefined) out[f.name] = f.apiDefault;
+      for (const field of entity.fields)
+        if (out[field.name] === undefined && field.apiDefault !== undefined) out[field.name] = field.apiDefault;
     }
     return out;
   }
@@ -75,9 +85,9 @@ export abstract class Api3Writes extends Api3Reads {
       .map((f) => f.name);
   }
 
-  private async match(e: CompiledEntity, p: Params, ctx: ActionContext): Promise<number | undefined> {
-    const mandatory = optionValue(p, 'match-mandatory');
-    const spec = mandatory ?? optionValue(p, 'match');
+  private async match(entity: CompiledEntity, params: Params, ctx: ActionContext): Promise<number | undefined> {
+    const mandatory = optionValue(params, 'match-mandatory');
+    const spec = mandatory ?? optionValue(params, 'match');
     if (spec === undefined || spec === null || spec === '') return undefined;
     const fields = Array.isArray(spec)
       ? spec.map(String)
@@ -85,11 +95,11 @@ export abstract class Api3Writes extends Api3Reads {
           .split(',')
           .map((s) => s.trim());
     const filter: Params = { options: { limit: 2 } };
-    for (const f of fields) {
-      if (!e.lookup.get(f)) throw invalid(`Unknown field ${f} in match criteria`);
-      filter[f] = p[f] ?? { 'IS NULL': 1 };
+    for (const name of fields) {
+      if (!entity.lookup.get(name)) throw invalid(`Unknown field ${name} in match criteria`);
+      filter[name] = params[name] ?? { 'IS NULL': 1 };
     }
-    const { rows } = await this.select(e, filter, ctx, { sequential: true, return: ['id'] });
+    const { rows } = await this.select(entity, filter, ctx, { sequential: true, return: ['id'] });
     if (rows.length > 1) throw invalid('Ambiguous match criteria');
     if (rows.length === 0 && mandatory !== undefined) throw invalid('Failed to match existing record');
     return rows.length ? Number(rows[0].id) : undefined;
@@ -127,27 +137,27 @@ export abstract class Api3Writes extends Api3Reads {
     return scalarEnvelope(1);
   }
 
-  async replace(e: CompiledEntity, p: Params, ctx: ActionContext): Promise<unknown> {
-    if (!Array.isArray(p.values)) throw mandatoryMissing(['values']);
+  async replace(entity: CompiledEntity, params: Params, ctx: ActionContext): Promise<unknown> {
+    if (!Array.isArray(params.values)) throw mandatoryMissing(['values']);
     const set: Params = {};
-    for (const [k, v] of Object.entries(p))
-      if (!['values', 'sequential', 'options'].includes(k) && !k.startsWith('api.')) set[k] = v;
-    const { rows: before } = await this.select(e, { ...set, return: ['id'] }, ctx, {
+    for (const [k, value] of Object.entries(params))
+      if (!['values', 'sequential', 'options'].includes(k) && !k.startsWith('api.')) set[k] = value;
+    const { rows: before } = await this.select(entity, { ...set, return: ['id'] }, ctx, {
       limit: 0,
       offset: 0,
       sequential: true,
     });
     const kept = new Set<number>();
     const saved: Row[] = [];
-    for (const item of p.values as Params[]) {
-      const row = await this.save(e, { ...set, ...item }, ctx);
+    for (const item of params.values as Params[]) {
+      const row = await this.save(entity, { ...set, ...item }, ctx);
       kept.add(Number(row.id));
-      saved.push(this.wire(e, row));
+      saved.push(this.wire(entity, row));
     }
-    for (const r of before) {
-      if (!kept.has(Number(r.id))) await this.delete(e, { id: Number(r.id) }, ctx);
+    for (const row of before) {
+      if (!kept.has(Number(row.id))) await this.delete(entity, { id: Number(row.id) }, ctx);
     }
-    return envelope(saved, { sequential: truthy(p.sequential) });
+    return envelope(saved, { sequential: truthy(params.sequential) });
   }
 
   async update(e: CompiledEntity, p: Params, ctx: ActionContext): Promise<unknown> {
@@ -162,9 +172,9 @@ export abstract class Api3Writes extends Api3Reads {
     return { ...env, deprecated: DEPRECATED.update };
   }
 
-  async setvalue(e: CompiledEntity, p: Params, ctx: ActionContext): Promise<unknown> {
-    const missing = ['id', 'field'].filter((k) => p[k] === undefined || p[k] === '');
-    if (!('value' in p)) missing.push('value');
+  async setvalue(entity: CompiledEntity, params: Params, ctx: ActionContext): Promise<unknown> {
+    const missing = ['id', 'field'].filter((k) => params[k] === undefined || params[k] === '');
+    if (!('value' in params)) missing.push('value');
     if (missing.length)
       throw api3Error(
         'E_INVALID_PARAMS',
@@ -172,54 +182,57 @@ export abstract class Api3Writes extends Api3Reads {
         `Mandatory key(s) missing from params array: ${missing.join(', ')}`,
         { fields: missing },
       );
-    const id = this.idOf(e, p)!;
-    const f = e.lookup.get(String(p.field));
-    if (!f || f.readonly || f.related || f.labelOf || f.via || f.name === 'id')
+    const id = this.idOf(entity, params)!;
+    const field = entity.lookup.get(String(params.field));
+    if (!field || field.readonly || field.related || field.labelOf || field.via || field.name === 'id')
       throw api3Error(
         'E_INVALID_PARAMS',
         'invalid_field',
-        `Param 'field' (${String(p.field)}) is invalid. must be an existing field`,
-        { field: String(p.field) },
+        `Param 'field' (${String(params.field)}) is invalid. must be an existing field`,
+        { field: String(params.field) },
       );
-    if (f.type === 'Int' && p.value !== null && p.value !== '' && !/^-?\d+$/.test(String(p.value))) {
-      throw api3Error('E_INVALID_PARAMS', 'NaN', `Param '${f.name}' must be a number`, { field: f.name });
+    if (field.type === 'Int' && params.value !== null && params.value !== '' && !/^-?\d+$/.test(String(params.value))) {
+      throw api3Error('E_INVALID_PARAMS', 'NaN', `Param '${field.name}' must be a number`, { field: field.name });
     }
-    if (f.required && (p.value === null || p.value === ''))
-      throw api3Error('E_INVALID_PARAMS', 'required', `Param '${f.name}' is required`, { field: f.name });
-    const row = await this.save(e, { id, [f.name]: p.value }, ctx);
+    if (field.required && (params.value === null || params.value === ''))
+      throw api3Error('E_INVALID_PARAMS', 'required', `Param '${field.name}' is required`, { field: field.name });
+    const row = await this.save(entity, { id, [field.name]: params.value }, ctx);
     return {
-      ...scalarEnvelope(stringifyLeaves({ id: row.id, [f.name]: row[f.name] })),
+      ...scalarEnvelope(stringifyLeaves({ id: row.id, [field.name]: row[field.name] })),
       deprecated: DEPRECATED.setvalue,
     };
   }
 
-  async validate(e: CompiledEntity, p: Params, ctx: ActionContext): Promise<unknown> {
-    const action = String(p.action ?? p.api_action ?? '');
+  async validate(entity: CompiledEntity, input: Params, ctx: ActionContext): Promise<unknown> {
+    const action = String(input.action ?? input.api_action ?? '');
     if (!action) throw mandatoryMissing(['action']);
     const errors: Record<string, { message: string; code: string }> = {};
-    const params = { ...p };
+    const params = { ...input };
     delete params.action;
     if (action === 'create') {
-      const isUpdate = this.idOf(e, params) !== undefined;
+      const isUpdate = this.idOf(entity, params) !== undefined;
       for (const [key, raw] of Object.entries(params)) {
-        const f = e.lookup.get(key);
-        if (!f || f.readonly || f.name === 'id' || raw === null || raw === '') continue;
+        const field = entity.lookup.get(key);
+        if (!field || field.readonly || field.name === 'id' || raw === null || raw === '') continue;
         try {
-          await this.values(e, { [key]: raw }, ctx, true);
+          await this.values(entity, { [key]: raw }, ctx, true);
         } catch (err) {
-          errors[f.name] = { message: (err as Error).message, code: 'incorrect_value' };
+          errors[field.name] = { message: (err as Error).message, code: 'incorrect_value' };
         }
       }
       if (!isUpdate) {
         const vals: Row = {};
-        for (const [k, v] of Object.entries(params)) {
-          const f = e.lookup.get(k);
-          if (f) vals[f.name] = v;
+        for (const [k, value] of Object.entries(params)) {
+          const field = entity.lookup.get(k);
+          if (field) vals[field.name] = value;
         }
-        for (const f of e.fields)
-          if (vals[f.name] === undefined && f.apiDefault !== undefined) vals[f.name] = f.apiDefault;
-        for (const m of this.missing(e, vals))
-          errors[m] ??= { message: `Mandatory key(s) missing from params array: ${m}`, code: 'mandatory_missing' };
+        for (const field of entity.fields)
+          if (vals[field.name] === undefined && field.apiDefault !== undefined) vals[field.name] = field.apiDefault;
+        for (const name of this.missing(entity, vals))
+          errors[name] ??= {
+            message: `Mandatory key(s) missing from params array: ${name}`,
+            code: 'mandatory_missing',
+          };
       }
     }
     return envelope([errors as Row], { sequential: true });

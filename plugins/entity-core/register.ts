@@ -1,18 +1,26 @@
 import { definePlugin, type Kernel } from '../../kernel';
-import { engineOf } from '../../host';
+import { cliCommands, engineOf } from '../../host';
 import { entityAccess } from './hooks';
 import { ChangeBus } from './change-bus';
 import { EntityRegistry } from './registry';
 import { EntityStore } from './store';
+import type { FieldCipher } from './values';
+import { secretsCliCommands } from './secrets-cli';
 import { loadEntityFiles } from './metadata';
 import { EntityService } from './service';
 
-export default definePlugin(async ({ services, serviceConfig, log, onReady, onClose, runHook, plugins }) => {
+export default definePlugin(async ({ services, serviceConfig, log, onReady, onClose, runHook, plugins, hooks }) => {
   const registry = new EntityRegistry();
   // Entities declared as metadata files are defined before their plugins register (entity-core boots first).
   for (const plugin of plugins) for (const def of await loadEntityFiles(plugin)) registry.define(def);
   services.value('entities', registry);
-  const store = new EntityStore(registry, (q) => runHook(entityAccess, q), serviceConfig.limits);
+  // The host's secret box (host/secrets.ts) seals the fields metadata marks `encrypted`.
+  const store = new EntityStore(
+    registry,
+    (q) => runHook(entityAccess, q),
+    services.resolve<FieldCipher>('secretBox'),
+    serviceConfig.limits,
+  );
   services.value('entityStore', store);
   services.value('entityService', new EntityService(registry, store));
   const { url, schema } = serviceConfig.database;
@@ -25,5 +33,6 @@ export default definePlugin(async ({ services, serviceConfig, log, onReady, onCl
     registry.seal();
     if (url && engineOf(services.resolve<Kernel['db']>('db')) === 'postgresql') await bus.listen(url);
   });
+  hooks.tap(cliCommands, () => secretsCliCommands());
   onClose(() => bus.close());
 });

@@ -80,6 +80,12 @@ export class EntityRegistry {
     for (const field of def.fields) {
       if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(field.column ?? field.name))
         throw new KernelError('E_MANIFEST_INVALID', `Entity ${def.name}: bad column ${field.column ?? field.name}`);
+      // Ciphertext is longer than the value and never equal for equal values: a text column, no filters.
+      if (field.encrypted && field.type !== 'Text')
+        throw new KernelError(
+          'E_MANIFEST_INVALID',
+          `Entity ${def.name}: encrypted field ${field.name} must be of type Text`,
+        );
       byName.set(field.name, field);
     }
     for (const field of def.fields) {

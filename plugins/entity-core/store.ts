@@ -12,7 +12,7 @@ import { applyPlanned, Planner } from './planner';
 import type { EntityRegistry } from './registry';
 import { RowAccessControl, type AccessRules } from './row-access';
 import type { CompiledEntity, FieldDef } from './types';
-import { fromDb, toDb } from './values';
+import { fromDb, toDb, type FieldCipher } from './values';
 
 type Row = Record<string, unknown>;
 type Returning = { columns: string[]; map: (row: Row) => Row };
@@ -24,6 +24,8 @@ export class EntityStore {
   constructor(
     readonly registry: EntityRegistry,
     rules: AccessRules,
+    /** Seals `encrypted` fields at rest (the host's `secretBox`); without it they are stored as given. */
+    readonly cipher?: FieldCipher,
     readonly limits: Pick<Limits, 'inList' | 'rowsPerRead'> = DEFAULT_LIMITS,
   ) {
     this.access = new RowAccessControl(registry, rules);
@@ -138,7 +140,7 @@ export class EntityStore {
       );
     const fields: FieldDef[] = columns.map((column) => column.resolved.field);
     for (const row of rows)
-      for (let index = 0; index < fields.length; index++) row[index] = fromDb(fields[index], row[index]);
+      for (let index = 0; index < fields.length; index++) row[index] = fromDb(fields[index], row[index], this.cipher);
     return { paths: columns.map((column) => column.path), rows };
   }
 
@@ -155,7 +157,11 @@ export class EntityStore {
   }
 
   async insert(db: Knex, entity: CompiledEntity, values: Row): Promise<number> {
-    const [row] = (await guarded(async () => db(entity.table).insert(toDb(entity, values)).returning('id'))) as Array<{
+    const [row] = (await guarded(async () =>
+      db(entity.table)
+        .insert(toDb(entity, values, this.cipher))
+        .returning('id'),
+    )) as Array<{
       id: number;
     }>;
     return Number(row.id);
@@ -168,20 +174,22 @@ export class EntityStore {
   async insertRow(db: Knex, entity: CompiledEntity, values: Row): Promise<Row> {
     const returning = this.returning(entity);
     const [row] = (await guarded(async () =>
-      db(entity.table).insert(toDb(entity, values)).returning(returning.columns),
+      db(entity.table)
+        .insert(toDb(entity, values, this.cipher))
+        .returning(returning.columns),
     )) as Row[];
     return returning.map(row);
   }
 
   async update(db: Knex, entity: CompiledEntity, id: number, values: Row): Promise<void> {
-    const data = toDb(entity, values);
+    const data = toDb(entity, values, this.cipher);
     delete data.id;
     if (Object.keys(data).length) await guarded(async () => db(entity.table).where('id', id).update(data));
   }
 
   /** Updates and returns the stored row as {@link byId} reads it (UPDATE … RETURNING); null when no row has this id. */
   async updateRow(db: Knex, entity: CompiledEntity, id: number, values: Row): Promise<Row | null> {
-    const data = toDb(entity, values);
+    const data = toDb(entity, values, this.cipher);
     delete data.id;
     if (!Object.keys(data).length) return this.byId(db, entity, id);
     const returning = this.returning(entity);
@@ -200,7 +208,7 @@ export class EntityStore {
         columns: fields.map((field) => field.column ?? field.name),
         map: (row) => {
           const out: Row = {};
-          for (const field of fields) out[field.name] = fromDb(field, row[field.column ?? field.name]);
+          for (const field of fields) out[field.name] = fromDb(field, row[field.column ?? field.name], this.cipher);
           return out;
         },
       };

@@ -51,6 +51,11 @@ export interface FieldDef {
   /** A secret (api_key): never in default output; returned only to holders of one of these permissions. */
   secret?: string[];
   /**
+   * Stored encrypted (AES-256-GCM with the host's secret box, `crm secrets rotate`): the store encrypts it on
+   * the way to the database and decrypts it on the way back. Text fields only; not usable in filters.
+   */
+  encrypted?: boolean;
+  /**
    * Read-only field taken from a related entity's row that points back here (Contact's primary
    * `email`): LEFT JOIN <entity> ON <entity>.<fk> = this.id AND <where>.
    */

@@ -4,8 +4,19 @@ import type { CompiledEntity, FieldDef } from './types';
 export const isText = (field: FieldDef) =>
   field.type === 'String' || field.type === 'Text' || field.type === 'Email' || field.type === 'Url';
 
-/** One value as the DB takes it (after the generic layer validated it). */
-export function toDbValue(field: FieldDef, value: unknown): unknown {
+/** Encrypts and decrypts `encrypted` fields (the host's secret box). */
+export interface FieldCipher {
+  encrypt(plain: string): string;
+  decrypt(stored: string): string;
+}
+
+/** One value as the DB takes it (after the generic layer validated it); `encrypted` fields sealed with `cipher`. */
+export function toDbValue(field: FieldDef, value: unknown, cipher?: FieldCipher): unknown {
+  const out = plainDbValue(field, value);
+  return field.encrypted && cipher && typeof out === 'string' && out !== '' ? cipher.encrypt(out) : out;
+}
+
+function plainDbValue(field: FieldDef, value: unknown): unknown {
   if (value === null || value === undefined || value === '') return isText(field) ? (value ?? null) : null;
   // JSON: a structure, or JSON text the API layer already checked.
   if (field.type === 'Json') return typeof value === 'string' ? value : JSON.stringify(value);
@@ -24,21 +35,26 @@ export function toDbValue(field: FieldDef, value: unknown): unknown {
 }
 
 /** A row of field values as columns (fields that are not stored columns are left out). */
-export function toDb(entity: CompiledEntity, values: Record<string, unknown>): Record<string, unknown> {
+export function toDb(
+  entity: CompiledEntity,
+  values: Record<string, unknown>,
+  cipher?: FieldCipher,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(values)) {
     const field = entity.byName.get(name);
     if (!field || field.related || field.labelOf || field.via) continue;
-    out[field.column ?? field.name] = toDbValue(field, value);
+    out[field.column ?? field.name] = toDbValue(field, value, cipher);
   }
   return out;
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-/** A DB value as the API shows it (before the envelope turns leaves into strings). */
-export function fromDb(field: FieldDef, value: unknown): unknown {
+/** A DB value as the API shows it (before the envelope turns leaves into strings); `encrypted` fields opened. */
+export function fromDb(field: FieldDef, value: unknown, cipher?: FieldCipher): unknown {
   if (value === null || value === undefined) return null;
+  if (field.encrypted && cipher && typeof value === 'string') return cipher.decrypt(value);
   if (field.serialize === 'json' || field.type === 'Json') return typeof value === 'string' ? parseJson(value) : value;
   if (field.serialize && typeof value === 'string') return value.split('\x01').filter(Boolean);
   if (value instanceof Date) {

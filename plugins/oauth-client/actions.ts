@@ -75,14 +75,14 @@ export function defineOAuthActions(actions: ActionRegistrar, deps: Deps): void {
     permission: P.CLIENT,
     writes: true,
     async handler(params, ctx) {
-      const s = store();
+      const oauthStore = store();
       const storage = OAuthStore.checkStorage(params.storage ?? 'OAuthSysToken');
-      const landingUrl = checkLandingUrl(params.landingUrl, s.opts);
-      const client = await s.locateClient(ctx.db, selector(params));
+      const landingUrl = checkLandingUrl(params.landingUrl, oauthStore.opts);
+      const client = await oauthStore.locateClient(ctx.db, selector(params));
       const sessionHash = sessionHashOf(ctx.principal);
       const id = newStateId();
       const start = await tokens().authorizationUrl({
-        client: s.clientRecord(client),
+        client: oauthStore.clientRecord(client),
         scopes: scopesOf(params.scopes),
         params: { state: id, prompt: params.prompt ?? null, responseMode: params.responseMode ?? null },
       });
@@ -127,7 +127,7 @@ export function defineOAuthActions(actions: ActionRegistrar, deps: Deps): void {
       permission: P.CLIENT,
       writes: true,
       async handler(params, ctx) {
-        const s = store();
+        const oauthStore = store();
         const storage = OAuthStore.checkStorage(params.storage ?? 'OAuthSysToken');
         const sessionHash = sessionHashOf(ctx.principal);
         if (storage === 'OAuthSessionToken' && !sessionHash)
@@ -135,19 +135,19 @@ export function defineOAuthActions(actions: ActionRegistrar, deps: Deps): void {
             'E_OAUTH_NO_SESSION',
             'OAuthSessionToken storage needs a logged-in session (the caller has none)',
           );
-        const client = await s.locateClient(ctx.db, selector(params));
+        const client = await oauthStore.locateClient(ctx.db, selector(params));
         const record = await tokens().fetchToken(grant, {
-          client: s.clientRecord(client),
+          client: oauthStore.clientRecord(client),
           scopes: scopesOf(params.scopes),
           tag: (params.tag as string | null) ?? null,
           params: grant === 'password' ? { username: params.username, password: params.password } : {},
         });
-        const row = await s.saveToken(ctx.db, storage, record, {
+        const row = await oauthStore.saveToken(ctx.db, storage, record, {
           callerContactId: ctx.principal.contactId,
           sessionHash,
           createContact: contactCreator(ctx.scope, ctx.db),
         });
-        return [s.tokenResult(storage, row, ctx.principal)];
+        return [oauthStore.tokenResult(storage, row, ctx.principal)];
       },
     });
   direct('userPassword', 'password', 'Gets a token with the resource owner password grant and stores it', {
@@ -169,7 +169,8 @@ export function defineOAuthActions(actions: ActionRegistrar, deps: Deps): void {
       entity: storage,
       action: 'refresh',
       description:
-        'Refreshes the selected tokens that expire within threshold seconds (default 60; negative forces; no expiry always); one provider call per token even when callers race',
+        'Refreshes the selected tokens that expire within threshold seconds (default 60; negative forces; no expiry always); ' +
+        'one provider call per token even when callers race',
       params: {
         type: 'object',
         additionalProperties: false,
@@ -185,19 +186,19 @@ export function defineOAuthActions(actions: ActionRegistrar, deps: Deps): void {
 }
 
 export async function refreshTokens(
-  s: OAuthStore,
+  oauthStore: OAuthStore,
   storage: Storage,
   params: Row,
   ctx: Pick<ActionContext, 'db' | 'principal' | 'trusted'>,
 ): Promise<Row[]> {
-  const rows = await s.selectTokens(ctx.db, storage, selector(params), ctx.principal, ctx.trusted);
+  const rows = await oauthStore.selectTokens(ctx.db, storage, selector(params), ctx.principal, ctx.trusted);
   const out: Row[] = [];
   let firstError: unknown;
-  for (const r of rows) {
+  for (const row of rows) {
     try {
-      const res = await refreshOne(s, ctx.db, storage, Number(r.id), params.threshold as number | undefined);
+      const res = await refreshOne(oauthStore, ctx.db, storage, Number(row.id), params.threshold as number | undefined);
       if (res.error) firstError ??= res.error;
-      else out.push(s.tokenResult(storage, res.row, ctx.principal));
+      else out.push(oauthStore.tokenResult(storage, res.row, ctx.principal));
     } catch (err) {
       firstError ??= err;
     }

@@ -34,11 +34,11 @@ export class OAuthAccess {
   async bearer(ref: TokenRef, opts: { threshold?: number; db?: Knex } = {}): Promise<Bearer> {
     const storage = OAuthStore.checkStorage(ref.storage ?? 'OAuthSysToken');
     const db = opts.db ?? this.rootDb();
-    const s = this.store();
+    const oauthStore = this.store();
     let id = ref.id;
     if (id === undefined) {
       if (!ref.tag) throw new KernelError('E_INVALID_PARAMS', 'oauthAccess.bearer needs a token id or tag');
-      const rows = await s.select(
+      const rows = await oauthStore.select(
         db,
         storage,
         { where: [['tag', '=', ref.tag]], orderBy: { id: 'DESC' }, limit: 1 },
@@ -47,18 +47,18 @@ export class OAuthAccess {
       if (!rows.length) throw new KernelError('E_NOT_FOUND', `No ${storage} is tagged ${ref.tag}`);
       id = Number(rows[0].id);
     }
-    const stored = await s.readToken(db, storage, id);
+    const stored = await oauthStore.readToken(db, storage, id);
     if (!stored.refresh_token) {
       // Nothing to refresh with (client credentials): usable until it expires.
       const exp = stored.expires as number | null;
-      if (exp && exp <= s.now())
+      if (exp && exp <= oauthStore.now())
         throw new KernelError(
           'E_OAUTH_NO_REFRESH_TOKEN',
           `OAuth: ${storage} ${id} has expired and has no refresh_token; get a new token`,
         );
       return this.shape(id, stored);
     }
-    const { row, error } = await refreshOne(s, db, storage, id, opts.threshold);
+    const { row, error } = await refreshOne(oauthStore, db, storage, id, opts.threshold);
     if (error) throw error;
     return this.shape(id, row);
   }

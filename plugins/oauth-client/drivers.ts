@@ -53,22 +53,22 @@ export class GenericProvider implements ProviderDriver {
 
   /** Owner from the id_token for `{{use_id_token}}`, else from urlResourceOwnerDetails; fetch failures only warn (reference §4). */
   async resourceOwner(client: ClientRecord, token: TokenResponse, io: DriverIo): Promise<ResolvedOwner | null> {
-    const o = this.options(client);
-    const url = o.urlResourceOwnerDetails;
+    const options = this.options(client);
+    const url = options.urlResourceOwnerDetails;
     if (url === USE_ID_TOKEN) {
       if (typeof token.id_token !== 'string') {
         io.warn('Failed to resolve resource_owner: the provider sent no id_token', { provider: this.provider.name });
         return null;
       }
       // Verification failures are not swallowed: a forged identity must never be stored.
-      const claims = await io.verifyIdToken(token.id_token, { client, options: o, tokenUrl: this.tokenUrl(client) });
-      return { owner: claims, name: this.nameOf(claims, o.responseResourceOwnerId ?? 'sub') };
+      const claims = await io.verifyIdToken(token.id_token, { client, options, tokenUrl: this.tokenUrl(client) });
+      return { owner: claims, name: this.nameOf(claims, options.responseResourceOwnerId ?? 'sub') };
     }
     if (!url) return null;
     try {
       // {{tenant}} here too (an extension of the reference, for catalogue providers on a subdomain).
       const owner = await io.fetchJson(replaceTenant(url, client.tenant), token.access_token);
-      return { owner, name: this.nameOf(owner, o.responseResourceOwnerId ?? 'id') };
+      return { owner, name: this.nameOf(owner, options.responseResourceOwnerId ?? 'id') };
     } catch (err) {
       io.warn('Failed to resolve resource_owner', { provider: this.provider.name, reason: (err as Error).message });
       return null;

@@ -10,7 +10,8 @@ import type { GrantHandler, ProviderClass, ProviderRecord } from './types';
  */
 export const oauthProviders = defineHook.collect<ProviderRecord, []>(
   'oauthProviders',
-  'When the provider list is built (ready, flush, cache expiry): contribute OAuth provider records; later stages replace earlier ones by name',
+  'When the provider list is built (ready, flush, cache expiry): contribute OAuth provider records; ' +
+    'later stages replace earlier ones by name',
 );
 
 /** Collect, keyed by `name`: provider implementations a provider's `class` can name. Duplicate = boot error. */

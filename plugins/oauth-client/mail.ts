@@ -25,11 +25,11 @@ export async function mailSetup(db: Knex, store: OAuthStore, storage: Storage, t
   });
   const entity = store.entity('MailSettings');
   const values: Row = { auth: 'XOAuth2', is_active: true };
-  for (const [k, v] of Object.entries(evaluated)) {
+  for (const [k, value] of Object.entries(evaluated)) {
     const key = k.replace(/:name$/, '');
-    const f = entity.byName.get(key);
-    if (!f || f.readonly || key === 'id') continue;
-    values[key] = v;
+    const field = entity.byName.get(key);
+    if (!field || field.readonly || key === 'id') continue;
+    values[key] = value;
   }
   const id = await store.opts.store.insert(db, entity, values);
   await db(store.entity('OAuthSysToken').table)

@@ -64,34 +64,34 @@ function likeToRegExp(pattern: string): RegExp {
   return new RegExp(`^${esc}$`, 'is');
 }
 
-function matches(p: Row, clause: unknown): boolean {
+function matches(provider: Row, clause: unknown): boolean {
   if (!Array.isArray(clause))
     throw new KernelError('E_INVALID_PARAMS', 'Each where clause is [field, operator, value]');
-  if (clause[0] === 'OR' && Array.isArray(clause[1])) return clause[1].some((c) => matches(p, c));
-  if (clause[0] === 'AND' && Array.isArray(clause[1])) return clause[1].every((c) => matches(p, c));
+  if (clause[0] === 'OR' && Array.isArray(clause[1])) return clause[1].some((c) => matches(provider, c));
+  if (clause[0] === 'AND' && Array.isArray(clause[1])) return clause[1].every((c) => matches(provider, c));
   const [field, rawOp, value] = clause as [string, string, unknown];
   if (!FIELD_NAMES.includes(field)) throw new KernelError('E_INVALID_PARAMS', `Invalid field '${String(field)}'`);
-  const v = p[field];
+  const actual = provider[field];
   switch (String(rawOp).toUpperCase()) {
     case '=':
-      return v === value;
+      return actual === value;
     case '!=':
     case '<>':
-      return v !== value;
+      return actual !== value;
     case 'LIKE':
-      return typeof v === 'string' && likeToRegExp(String(value)).test(v);
+      return typeof actual === 'string' && likeToRegExp(String(value)).test(actual);
     case 'NOT LIKE':
-      return !(typeof v === 'string' && likeToRegExp(String(value)).test(v));
+      return !(typeof actual === 'string' && likeToRegExp(String(value)).test(actual));
     case 'IN':
-      return Array.isArray(value) && value.includes(v);
+      return Array.isArray(value) && value.includes(actual);
     case 'NOT IN':
-      return Array.isArray(value) && !value.includes(v);
+      return Array.isArray(value) && !value.includes(actual);
     case 'CONTAINS':
-      return Array.isArray(v) && v.includes(value);
+      return Array.isArray(actual) && actual.includes(value);
     case 'IS NULL':
-      return v === undefined || v === null;
+      return actual === undefined || actual === null;
     case 'IS NOT NULL':
-      return v !== undefined && v !== null;
+      return actual !== undefined && actual !== null;
     default:
       throw new KernelError('E_INVALID_PARAMS', `Illegal operator ${String(rawOp)}`);
   }
@@ -114,9 +114,9 @@ export function queryProviders(list: ProviderRecord[], params: Row): Row[] {
   rows = rows.filter((r) => where.every((c) => matches(r, c)));
   const orderBy = (params.orderBy ?? {}) as Record<string, string>;
   const keys = Object.entries(orderBy);
-  for (const [k, d] of keys) {
+  for (const [k, dir] of keys) {
     if (!FIELD_NAMES.includes(k)) throw new KernelError('E_INVALID_PARAMS', `Invalid field '${k}'`);
-    if (!/^(ASC|DESC)$/i.test(String(d)))
+    if (!/^(ASC|DESC)$/i.test(String(dir)))
       throw new KernelError('E_INVALID_PARAMS', `orderBy direction must be ASC or DESC`);
   }
   rows.sort((a, b) => {
@@ -131,8 +131,8 @@ export function queryProviders(list: ProviderRecord[], params: Row): Row[] {
   rows = rows.slice(offset, limit ? offset + limit : undefined);
   const select = params.select as string[] | undefined;
   if (select?.length) {
-    for (const f of select)
-      if (!FIELD_NAMES.includes(f)) throw new KernelError('E_INVALID_PARAMS', `Invalid field '${f}'`);
+    for (const field of select)
+      if (!FIELD_NAMES.includes(field)) throw new KernelError('E_INVALID_PARAMS', `Invalid field '${field}'`);
     rows = rows.map((r) => Object.fromEntries(select.map((f) => [f, r[f]])));
   }
   return rows;

@@ -135,11 +135,9 @@ export class ProviderRegistry {
   }
 
   async get(name: string): Promise<ProviderRecord> {
-    const found = (await this.load()).byName.get(name);
-    if (!found)
-      throw new KernelError('E_OAUTH_PROVIDER_UNKNOWN', `Invalid provider name: ${name}`, {
-        details: { provider: name },
-      });
+    const loaded = await this.load();
+    const found = loaded.byName.get(name);
+    if (!found) throw unknownProvider(name, [...loaded.byName.keys()]);
     return structuredClone(found);
   }
 
@@ -165,7 +163,8 @@ export class ProviderRegistry {
     if (!cls) {
       throw new KernelError(
         'E_OAUTH_PROVIDER_CLASS',
-        `OAuth provider ${record.name} names class "${className}", which no enabled plugin provides (known: ${[...this.opts.classes().keys()].join(', ')})`,
+        `OAuth provider ${record.name} names class "${className}", which no enabled plugin provides ` +
+          `(known: ${[...this.opts.classes().keys()].join(', ')})`,
         {
           details: { provider: record.name, class: className },
         },
@@ -175,4 +174,20 @@ export class ProviderRegistry {
     this.drivers.set(record.name, { record, driver });
     return driver;
   }
+}
+
+/**
+ * The reference's `Invalid provider name: <name>`, followed by the providers this instance knows and where
+ * more come from (the oauth-providers-grant catalogue plugin, or a file in the private folder).
+ */
+export function unknownProvider(name: unknown, known: string[]): KernelError {
+  const shown = typeof name === 'string' ? name : JSON.stringify(name ?? null);
+  const list = [...known].sort();
+  const names = list.length > 20 ? `${list.slice(0, 20).join(', ')}, … (${list.length - 20} more)` : list.join(', ');
+  return new KernelError(
+    'E_OAUTH_PROVIDER_UNKNOWN',
+    `Invalid provider name: ${shown} (known: ${names || 'none'}; the oauth-providers-grant plugin adds ` +
+      "grant's catalogue of providers, and <dataDir>/oauth-providers/<name>.json adds your own)",
+    { details: { provider: name ?? null, known: list } },
+  );
 }

@@ -37,15 +37,16 @@ export async function refreshOne(
         error: null,
         modified_date: trx.fn.now(),
       };
-      await trx(entity.table).where('id', id).update(store.encode(values));
+      // Through the entity store, which encrypts the tokens (`encrypted` fields).
+      await store.opts.store.update(trx, entity, id, store.encode(values));
       return { row: await store.readToken(trx, storage, id), refreshed: true };
     } catch (err) {
       if (!isKernelError(err) || err.code === 'E_OAUTH_NO_REFRESH_TOKEN' || err.code === 'E_OAUTH_CLIENT_NOT_FOUND')
         throw err;
-      const d = (err.details ?? {}) as Row;
+      const details = (err.details ?? {}) as Row;
       const error = {
-        error: String(d.error ?? (err.code === 'E_OAUTH_UNREACHABLE' ? 'unreachable' : err.code)),
-        error_description: String(d.error_description ?? err.message),
+        error: String(details.error ?? (err.code === 'E_OAUTH_UNREACHABLE' ? 'unreachable' : err.code)),
+        error_description: String(details.error_description ?? err.message),
         time: store.now(),
       };
       await trx(entity.table)

@@ -26,7 +26,10 @@ export const escapeHtml = (s: unknown) =>
   );
 
 function page(title: string, body: string): string {
-  return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
+  return (
+    `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>` +
+    `<body><h1>${escapeHtml(title)}</h1>${body}</body></html>`
+  );
 }
 
 function show(ctx: Context, status: number, title: string, lines: Array<[string, unknown]>): void {

@@ -42,8 +42,8 @@ function whereClause(entity: CompiledEntity, clause: unknown): Condition {
   const [path, rawOp, value] = clause as [string, unknown, unknown];
   const op = String(rawOp ?? '=').toUpperCase();
   if (op === 'CONTAINS') {
-    const f = entity.lookup.get(path);
-    if (!f?.serialize) throw invalid(`CONTAINS needs a multi-valued field; ${path} is not one`);
+    const field = entity.lookup.get(path);
+    if (!field?.serialize) throw invalid(`CONTAINS needs a multi-valued field; ${path} is not one`);
     return { path, op: '=', value };
   }
   if (!(OPERATORS as readonly string[]).includes(op)) throw invalid(`Illegal operator ${String(rawOp)}`);

@@ -11,7 +11,7 @@ import type { CompiledEntity, EntityRegistry } from '../entity-core';
 import { type Condition, type EntityStore } from '../entity-core';
 import { contactFromTag } from './contact-link';
 import { STORAGES, type Storage } from './permissions';
-import type { ProviderRegistry } from './providers';
+import { unknownProvider, type ProviderRegistry } from './providers';
 import { isObj, orderBySort, whereConditions, type Row, type Selector } from './selectors';
 import type { OAuthTokens } from './tokens';
 import type { ClientRecord, TokenRecord } from './types';
@@ -124,13 +124,11 @@ export class OAuthStore {
   }
 
   async checkProvider(name: unknown): Promise<void> {
-    if (typeof name !== 'string' || !(await this.opts.providers.has(name))) {
-      throw new KernelError(
-        'E_OAUTH_PROVIDER_UNKNOWN',
-        `Invalid provider name: ${typeof name === 'string' ? name : JSON.stringify(name ?? null)}`,
-        { details: { provider: name ?? null } },
+    if (typeof name !== 'string' || !(await this.opts.providers.has(name)))
+      throw unknownProvider(
+        name,
+        (await this.opts.providers.list()).map((p) => p.name),
       );
-    }
   }
 
   /** The one client a grant action's where/orderBy/limit selects (reference §3.1). */

@@ -150,9 +150,9 @@ export class OAuthTokens implements GrantTools {
   endpoint(input: GrantInput): Endpoint {
     const tokenUrl = input.driver.tokenUrl(input.client);
     const url = this.checkedUrl(tokenUrl, input.provider.name, 'token');
-    const o = input.driver.options(input.client);
+    const options = input.driver.options(input.client);
     const secret = input.client.secret ?? '';
-    const method = o.clientAuth ?? 'client_secret_post';
+    const method = options.clientAuth ?? 'client_secret_post';
     const auth =
       method === 'none' || !secret
         ? oauth.None()
@@ -160,7 +160,7 @@ export class OAuthTokens implements GrantTools {
           ? oauth.ClientSecretBasic(secret)
           : oauth.ClientSecretPost(secret);
     return {
-      as: { issuer: o.issuer ?? url.origin, token_endpoint: url.href },
+      as: { issuer: options.issuer ?? url.origin, token_endpoint: url.href },
       client: { client_id: input.client.guid },
       auth,
       options: {

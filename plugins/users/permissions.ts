@@ -22,4 +22,9 @@ export const CORE_PERMISSIONS: PermissionInfo[] = [
   { name: 'edit my contact', label: 'CRM: edit my contact' },
   { name: 'authenticate with api key', label: 'AuthX: authenticate to services with API key' },
   { name: 'authenticate with password', label: 'AuthX: authenticate to services with password' },
+  {
+    name: 'view debug output',
+    label: 'CRM: view debug output',
+    description: "See the real message of an unexpected error (APIv4's 500 answer) instead of the generic one",
+  },
 ];

@@ -1,6 +1,6 @@
 /** The reference pages in docs/ are generated from the code; this fails when someone forgets `npm run docs`. */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,5 +40,18 @@ describe('generated docs', function () {
     expect(readFileSync(commands, 'utf8'), 'cli/commands.json is stale: run npm run docs').to.equal(
       readFileSync(path.join(root, 'cli/commands.json'), 'utf8'),
     );
+  });
+
+  it("docs/deploying.md's plugin table lists every installed plugin with its default and description", () => {
+    const page = readFileSync(path.join(root, 'docs/deploying.md'), 'utf8');
+    const rows = page.split('\n').filter((l) => /^\| `[a-z0-9-]+` \| (on|off) \|/.test(l));
+    const expected = readdirSync(path.join(root, 'plugins'))
+      .filter((d) => existsSync(path.join(root, 'plugins', d, 'manifest.json')))
+      .sort()
+      .map((d) => {
+        const m = JSON.parse(readFileSync(path.join(root, 'plugins', d, 'manifest.json'), 'utf8'));
+        return `| \`${m.name}\` | ${m.enabledByDefault ? 'on' : 'off'} | ${m.description} |`;
+      });
+    expect(rows).to.deep.equal(expected);
   });
 });

@@ -40,7 +40,7 @@ describe('crm CLI front (no database for --help, --version, argument errors)', f
     const dataDir = path.join(mkdtempSync(path.join(tmpdir(), 'crm-front-')), 'data');
     const r = run(['--help'], { CRM_DATA_DIR: dataDir });
     expect(r.status).to.equal(0);
-    expect(r.stdout).to.contain('serve').and.contain('api4').and.contain('user');
+    expect(r.stdout).to.contain('serve').and.contain('api4').and.contain('user').and.contain('secrets');
     expect(r.ms).to.be.below(FAST_MS);
     const user = run(['user', '--help'], { CRM_DATA_DIR: dataDir });
     expect(user.stdout).to.contain('add [options] <username>').and.contain('list [options]');

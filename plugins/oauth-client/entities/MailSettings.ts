@@ -25,7 +25,7 @@ const MailSettings: EntityDef = {
     { name: 'server', type: 'String', title: 'Server', maxlength: 255 },
     { name: 'port', type: 'Int', title: 'Port' },
     { name: 'username', type: 'String', title: 'Username', maxlength: 255 },
-    { name: 'password', type: 'Text', title: 'Password', secret: ['administer CRM'] },
+    { name: 'password', type: 'Text', title: 'Password', secret: ['administer CRM'], encrypted: true },
     { name: 'is_ssl', type: 'Boolean', title: 'Use SSL', apiDefault: 0, required: true, default: false },
     { name: 'auth', type: 'String', title: 'Authentication (Password, XOAuth2)', maxlength: 32 },
     { name: 'is_active', type: 'Boolean', title: 'Enabled', apiDefault: 1, required: true, default: true },

@@ -34,7 +34,7 @@ const OAuthClient: EntityDef = {
       apiRequired: true,
     },
     { name: 'tenant', type: 'String', title: 'Tenant', maxlength: 128, secret: [P.CLIENT] },
-    { name: 'secret', type: 'Text', title: 'Client secret', secret: [P.CLIENT] },
+    { name: 'secret', type: 'Text', title: 'Client secret', secret: [P.CLIENT], encrypted: true },
     {
       name: 'options',
       type: 'Json',

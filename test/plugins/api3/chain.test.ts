@@ -2,38 +2,38 @@ import { expect } from 'chai';
 import { bootEngine, individual, type Engine } from './helpers';
 
 describe('api3 chaining (§3.5)', () => {
-  let e: Engine;
+  let engine: Engine;
   let ann: number;
   let bob: number;
   before(async () => {
-    e = await bootEngine();
-    ann = await individual(e.call, 'Ann', 'Archer', { email: 'ann@example.org' });
-    bob = await individual(e.call, 'Bob', 'Baker', { email: 'bob@example.org' });
-    await e.call('Email', 'create', { contact_id: bob, email: 'bob2@example.org', location_type_id: 'Work' });
+    engine = await bootEngine();
+    ann = await individual(engine.call, 'Ann', 'Archer', { email: 'ann@example.org' });
+    bob = await individual(engine.call, 'Bob', 'Baker', { email: 'bob@example.org' });
+    await engine.call('Email', 'create', { contact_id: bob, email: 'bob2@example.org', location_type_id: 'Work' });
   });
-  after(async () => e?.t.close());
+  after(async () => engine?.t.close());
 
   it('runs api.<Entity>.<action> once per parent row with the FK default and sequential=1', async () => {
-    const r = await e.call('Contact', 'get', {
+    const result = await engine.call('Contact', 'get', {
       contact_type: 'Individual',
       return: 'display_name',
       'api.Email.get': { return: 'email', options: { sort: 'email' } },
     });
-    expect(r.values[String(ann)]['api.Email.get']).to.deep.equal({
+    expect(result.values[String(ann)]['api.Email.get']).to.deep.equal({
       is_error: 0,
       version: 3,
       count: 1,
-      id: r.values[String(ann)]['api.Email.get'].id,
-      values: [{ id: String(r.values[String(ann)]['api.Email.get'].id), email: 'ann@example.org' }],
+      id: result.values[String(ann)]['api.Email.get'].id,
+      values: [{ id: String(result.values[String(ann)]['api.Email.get'].id), email: 'ann@example.org' }],
     });
-    const bobs = r.values[String(bob)]['api.Email.get'];
+    const bobs = result.values[String(bob)]['api.Email.get'];
     expect(bobs.count).to.equal(2);
     expect(bobs.values.map((v: any) => v.email)).to.deep.equal(['bob2@example.org', 'bob@example.org']);
     expect(bobs).not.to.have.property('id');
   });
 
   it('the caller may override sequential inside the chain; the api_ spelling works; value 1 means no params', async () => {
-    const r = await e.call('Contact', 'getsingle', {
+    const r = await engine.call('Contact', 'getsingle', {
       id: ann,
       return: 'id',
       api_Email_get: { sequential: 0, return: 'email' },
@@ -47,16 +47,16 @@ describe('api3 chaining (§3.5)', () => {
 
   it('batches a chained get over a foreign key: the query count does not grow with the parents', async () => {
     const run = () =>
-      e.call('Contact', 'get', {
+      engine.call('Contact', 'get', {
         contact_type: 'Individual',
         return: 'id',
         options: { limit: 0 },
         'api.Email.get': { return: 'email' },
       });
-    const before = await e.countQueries(run);
-    for (let i = 0; i < 8; i++) await individual(e.call, `P${i}`, 'Extra', { email: `p${i}@example.org` });
+    const before = await engine.countQueries(run);
+    for (let i = 0; i < 8; i++) await individual(engine.call, `P${i}`, 'Extra', { email: `p${i}@example.org` });
     let result: any;
-    const after = await e.countQueries(async () => {
+    const after = await engine.countQueries(async () => {
       result = await run();
     });
     expect(after).to.equal(before);
@@ -64,14 +64,14 @@ describe('api3 chaining (§3.5)', () => {
     expect(Object.keys(result.values)).to.have.length(10);
     expect(result.values[String(bob)]['api.Email.get'].count).to.equal(2);
     // per-parent limit still applies within each group
-    const limited = await e.call('Contact', 'get', { id: bob, 'api.Email.get': { options: { limit: 1 } } });
+    const limited = await engine.call('Contact', 'get', { id: bob, 'api.Email.get': { options: { limit: 1 } } });
     expect(limited.values[String(bob)]['api.Email.get'].count).to.equal(1);
   });
 
   it('batches a chain keyed by the child id (Email → Contact) and keeps id in the output', async () => {
-    let r: any;
-    const n = await e.countQueries(async () => {
-      r = await e.call('Email', 'get', {
+    let result: any;
+    const queries = await engine.countQueries(async () => {
+      result = await engine.call('Email', 'get', {
         contact_id: { IN: [ann, bob] },
         sequential: 1,
         options: { sort: 'email' },
@@ -79,16 +79,16 @@ describe('api3 chaining (§3.5)', () => {
         'api.Contact.get': { return: 'first_name' },
       });
     });
-    expect(r.values.map((v: any) => v['api.Contact.get'].values[0])).to.deep.equal([
+    expect(result.values.map((v: any) => v['api.Contact.get'].values[0])).to.deep.equal([
       { first_name: 'Ann', id: String(ann) },
       { first_name: 'Bob', id: String(bob) },
       { first_name: 'Bob', id: String(bob) },
     ]);
-    expect(n).to.equal(2); // emails, then contacts (one query for all); reads need no transaction
+    expect(queries).to.equal(2); // emails, then contacts (one query for all); reads need no transaction
   });
 
   it('substitutes $value.<field>, including the operator form and earlier chain results', async () => {
-    const r = await e.call('Email', 'get', {
+    const r = await engine.call('Email', 'get', {
       contact_id: ann,
       sequential: 1,
       return: 'contact_id,email',
@@ -103,7 +103,7 @@ describe('api3 chaining (§3.5)', () => {
   });
 
   it("$value paths read the parent row's own keys only (never a prototype member)", async () => {
-    const r = await e.call('Email', 'get', {
+    const r = await engine.call('Email', 'get', {
       contact_id: ann,
       sequential: 1,
       return: 'contact_id,email',
@@ -119,7 +119,7 @@ describe('api3 chaining (§3.5)', () => {
   });
 
   it('runs nested chains and lists of parameter sets', async () => {
-    const r = await e.call('Contact', 'get', {
+    const result = await engine.call('Contact', 'get', {
       id: ann,
       return: 'id',
       'api.Email.get': {
@@ -128,19 +128,19 @@ describe('api3 chaining (§3.5)', () => {
       },
       'api.Phone.create': [{ phone: '111' }, { phone: '222' }],
     });
-    const row = r.values[String(ann)];
+    const row = result.values[String(ann)];
     expect(row['api.Email.get'].values[0]['api.LocationType.getsingle'].name).to.equal('Home');
     expect(row['api.Phone.create']).to.have.length(2);
     expect(row['api.Phone.create'].map((x: any) => Object.values(x.values as object)[0].phone)).to.deep.equal([
       '111',
       '222',
     ]);
-    expect(await e.call('Phone', 'getcount', { contact_id: ann })).to.equal(2);
+    expect(await engine.call('Phone', 'getcount', { contact_id: ann })).to.equal(2);
   });
 
   it('a failing chained call fails the parent with chained_api_failed and rolls everything back', async () => {
-    const before = await e.call('Contact', 'getcount', {});
-    const err = await e.fail('Contact', 'create', {
+    const before = await engine.call('Contact', 'getcount', {});
+    const err = await engine.fail('Contact', 'create', {
       contact_type: 'Individual',
       first_name: 'Doomed',
       'api.Email.create': { email: 'x@example.org', location_type_id: 'Nowhere' },
@@ -149,11 +149,11 @@ describe('api3 chaining (§3.5)', () => {
       "Error in call to Email_create : 'Nowhere' is not a valid option for field location_type_id",
     );
     expect(err.details).to.include({ error_code: 'chained_api_failed', error_field: 'location_type_id' });
-    expect(await e.call('Contact', 'getcount', {})).to.equal(before);
+    expect(await engine.call('Contact', 'getcount', {})).to.equal(before);
   });
 
   it('ignores chains for getfields and getoptions', async () => {
-    const r = await e.call('Contact', 'getoptions', { field: 'gender_id', 'api.Email.get': {} });
+    const r = await engine.call('Contact', 'getoptions', { field: 'gender_id', 'api.Email.get': {} });
     expect(r.values).to.deep.equal({ 1: 'Female', 2: 'Male', 3: 'Other' });
   });
 });

@@ -5,10 +5,10 @@ import type { Api3Service } from '../../../plugins/api3/types';
 import { ENGINE_PLUGINS, FIXTURES } from './helpers';
 
 describe('api3 engine: its own control params never reach a strict action schema', () => {
-  let t: TestKernel;
+  let booted: TestKernel;
   const call = async (params: Record<string, unknown>) => {
     const principal = principalWith(['access CRM']);
-    const scope = createRequestScope(t.kernel.container, 'test', principal);
+    const scope = createRequestScope(booted.kernel.container, 'test', principal);
     try {
       return await (scope.cradle.api3 as Api3Service).call({
         entity: 'Greeting',
@@ -23,13 +23,13 @@ describe('api3 engine: its own control params never reach a strict action schema
   };
   before(async function () {
     this.timeout(60_000); // a boot under a loaded machine
-    t = await bootTestKernel({
+    booted = await bootTestKernel({
       plugins: [...ENGINE_PLUGINS, 'strict-greeting'],
       pluginDirs: [FIXTURES],
       logLevel: 'warn',
     });
   });
-  after(async () => t?.close());
+  after(async () => booted?.close());
 
   it('version and check_permissions (as the REST binding sends them) are not the action params', async () => {
     const res = await call({ name: 'Ann', version: 3, check_permissions: true });

@@ -5,12 +5,12 @@ import { bootEngine, individual, type Engine } from './helpers';
 
 /** Whatever a caller sends, the engine answers or refuses with a clear API error: never an internal/DB error. */
 describe('api3 fuzz: arbitrary params never reach SQL unbound nor give internal errors', () => {
-  let e: Engine;
+  let engine: Engine;
   before(async () => {
-    e = await bootEngine();
-    await individual(e.call, 'Ann', 'Archer', { email: 'ann@example.org' });
+    engine = await bootEngine();
+    await individual(engine.call, 'Ann', 'Archer', { email: 'ann@example.org' });
   });
-  after(async () => e?.t.close());
+  after(async () => engine?.t.close());
 
   const keys = fc.constantFrom(
     'id',
@@ -91,7 +91,7 @@ describe('api3 fuzz: arbitrary params never reach SQL unbound nor give internal 
 
   const safe = async (entity: string, action: string, p: Record<string, unknown>) => {
     try {
-      await e.call(entity, action, p);
+      await engine.call(entity, action, p);
     } catch (err) {
       if (!isKernelError(err)) throw err;
       expect(
@@ -113,7 +113,7 @@ describe('api3 fuzz: arbitrary params never reach SQL unbound nor give internal 
       ),
       { numRuns: 150 },
     );
-    expect(await e.call('Contact', 'getcount', {})).to.equal(1);
+    expect(await engine.call('Contact', 'getcount', {})).to.equal(1);
   });
 
   it('every generic action on every entity (writes rolled back)', async function () {
@@ -170,7 +170,7 @@ describe('api3 fuzz: arbitrary params never reach SQL unbound nor give internal 
       ),
       { numRuns: 200 },
     );
-    expect(await e.call('Contact', 'getcount', { showAll: 'all' })).to.equal(1);
+    expect(await engine.call('Contact', 'getcount', { showAll: 'all' })).to.equal(1);
   });
 
   it('Contact.create / Email.create with force_rollback', async function () {
@@ -181,6 +181,6 @@ describe('api3 fuzz: arbitrary params never reach SQL unbound nor give internal 
       ),
       { numRuns: 100 },
     );
-    expect(await e.call('Contact', 'getcount', { showAll: 'all' })).to.equal(1);
+    expect(await engine.call('Contact', 'getcount', { showAll: 'all' })).to.equal(1);
   });
 });

@@ -32,13 +32,13 @@ export interface Engine {
 
 export async function bootEngine(opts: { withRowAccess?: boolean } = {}): Promise<Engine> {
   const plugins = opts.withRowAccess ? [...ENGINE_PLUGINS, 'row-access-tap'] : ENGINE_PLUGINS;
-  const t = await bootTestKernel({
+  const booted = await bootTestKernel({
     plugins,
     logLevel: 'warn',
     pluginDirs: opts.withRowAccess ? [FIXTURES] : undefined,
   });
   const call: Call = async (entity, action, params = {}, principal = ADMIN) => {
-    const scope = createRequestScope(t.kernel.container, 'test', principal);
+    const scope = createRequestScope(booted.kernel.container, 'test', principal);
     try {
       return await (scope.cradle.api3 as Api3Service).call({ entity, action, params, principal, scope });
     } finally {
@@ -59,8 +59,8 @@ export async function bootEngine(opts: { withRowAccess?: boolean } = {}): Promis
       return err;
     }
   };
-  const countQueries = async (fn: () => Promise<unknown>) => (await sqlDuring(t.kernel.db, fn)).length;
-  return { t, call, fail, countQueries };
+  const countQueries = async (fn: () => Promise<unknown>) => (await sqlDuring(booted.kernel.db, fn)).length;
+  return { t: booted, call, fail, countQueries };
 }
 
 export async function individual(

@@ -28,7 +28,7 @@ import {
 describe('oauth grants against real authorization servers', function () {
   this.timeout(30000);
   let servers: RunningOAuthServers;
-  let t: TestKernel;
+  let booted: TestKernel;
   let tokens: OAuthTokens;
   let dataDir: string;
   const oidcClient: ClientRecord = {
@@ -63,7 +63,7 @@ describe('oauth grants against real authorization servers', function () {
     servers = await startOAuthServers();
     dataDir = tempDataDir();
     writeTestProviders(servers, path.join(dataDir, 'oauth-providers'));
-    t = await bootTestKernel({
+    booted = await bootTestKernel({
       plugins: [
         ...OAUTH_BASE_PLUGINS,
         'oauth-grant-authorization-code',
@@ -72,13 +72,13 @@ describe('oauth grants against real authorization servers', function () {
       ],
       config: { dataDir, pluginConfig: { 'oauth-client': { timeoutMs: 1500 } } },
     });
-    tokens = t.kernel.container.resolve('oauthTokens');
+    tokens = booted.kernel.container.resolve('oauthTokens');
   });
 
-  after(() => stopOAuthTest(t, servers, dataDir));
+  after(() => stopOAuthTest(booted, servers, dataDir));
 
   // Nothing secret ever reaches a log line.
-  afterEach(() => expectNoSecretsLogged(t.logs, servers));
+  afterEach(() => expectNoSecretsLogged(booted.logs, servers));
 
   it('registers the grants by type and alias', () => {
     expect(tokens.grantTypes()).to.include.members([
@@ -94,12 +94,12 @@ describe('oauth grants against real authorization servers', function () {
   });
 
   describe('authorization code with PKCE (oidc-provider)', () => {
-    it('builds the authorization URL: response_type, client_id, redirect_uri, scope with the separator, state, S256 challenge, prompt', async () => {
+    it('the authorization URL: response_type, client_id, redirect_uri, scope with separator, state, S256 challenge, prompt', async () => {
       const start = await tokens.authorizationUrl({ client: oidcClient });
       const url = new URL(start.url);
       expect(url.origin + url.pathname).to.equal(servers.oidc.authorizeUrl);
-      const q = Object.fromEntries(url.searchParams);
-      expect(q).to.include({
+      const query = Object.fromEntries(url.searchParams);
+      expect(query).to.include({
         response_type: 'code',
         client_id: OIDC_CLIENT.id,
         redirect_uri: OIDC_CLIENT.redirectUri,
@@ -109,8 +109,8 @@ describe('oauth grants against real authorization servers', function () {
         prompt: 'consent',
       });
       expect(start.state).to.match(/^CC_[a-zA-Z0-9]{29}$/);
-      expect(q.code_challenge).to.match(/^[A-Za-z0-9_-]{43}$/);
-      expect(q).not.to.have.property('response_mode');
+      expect(query.code_challenge).to.match(/^[A-Za-z0-9_-]{43}$/);
+      expect(query).not.to.have.property('response_mode');
       expect(start.codeVerifier).to.match(/^[A-Za-z0-9_-]{43,128}$/);
       expect(start.scopes).to.deep.equal(['openid', 'email', 'offline_access']);
     });
@@ -221,7 +221,7 @@ describe('oauth grants against real authorization servers', function () {
       expect(record.expires).to.be.above(Math.floor(Date.now() / 1000) + 500);
       // No user here: the owner lookup fails at the provider and is skipped with a warning.
       expect(record.resource_owner).to.equal(null);
-      expect(t.logs.join('\n')).to.contain('Failed to resolve resource_owner');
+      expect(booted.logs.join('\n')).to.contain('Failed to resolve resource_owner');
     });
 
     it('uses the provider default scopes when none are asked for', async () => {
@@ -384,9 +384,9 @@ describe('oauth grants against real authorization servers', function () {
         client,
         params: { redirectUri: 'https://crm.example/crm/oauth-client/return' },
       });
-      const u = new URL(start.url);
-      expect(u.host + u.pathname).to.equal('example.com/one/auth');
-      expect(u.searchParams.get('scope')).to.equal('scope-1-foo,scope-1-bar');
+      const startUrl = new URL(start.url);
+      expect(startUrl.host + startUrl.pathname).to.equal('example.com/one/auth');
+      expect(startUrl.searchParams.get('scope')).to.equal('scope-1-foo,scope-1-bar');
       const one = new URL(
         (
           await tokens.authorizationUrl({
@@ -423,7 +423,7 @@ describe('oauth grants against real authorization servers', function () {
     it('without a public URL, sends the redirect URI on the address the service listens on', async () => {
       // Before issue 15 this was an error, so a fresh start could not run the authorization-code grant.
       const { url } = await tokens.authorizationUrl({ client: { provider: 'test_example_1', guid: 'example-id' } });
-      const { host, port } = t.config.server;
+      const { host, port } = booted.config.server;
       expect(new URL(url).searchParams.get('redirect_uri')).to.equal(`http://${host}:${port}/crm/oauth-client/return`);
     });
   });

@@ -23,7 +23,7 @@ const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url')
 describe('oauth-client id_token verification', function () {
   this.timeout(30000);
   let servers: RunningOAuthServers;
-  let t: TestKernel;
+  let booted: TestKernel;
   let tokens: OAuthTokens;
   let dataDir: string;
   let idToken: string;
@@ -49,12 +49,12 @@ describe('oauth-client id_token verification', function () {
     servers = await startOAuthServers();
     dataDir = tempDataDir();
     writeTestProviders(servers, path.join(dataDir, 'oauth-providers'));
-    t = await bootTestKernel({
+    booted = await bootTestKernel({
       plugins: [...OAUTH_BASE_PLUGINS, 'oauth-grant-authorization-code'],
       config: { dataDir },
       logLevel: 'warn',
     });
-    tokens = t.kernel.container.resolve('oauthTokens');
+    tokens = booted.kernel.container.resolve('oauthTokens');
     // A real id_token, fetched straight from the token endpoint.
     const start = await tokens.authorizationUrl({ client });
     const back = await scriptedLogin(start.url, OIDC_CLIENT.redirectUri);
@@ -72,7 +72,7 @@ describe('oauth-client id_token verification', function () {
     idToken = ((await res.json()) as { id_token: string }).id_token;
   });
 
-  after(() => stopOAuthTest(t, servers, dataDir));
+  after(() => stopOAuthTest(booted, servers, dataDir));
 
   const opts = () => ({
     jwksUrl: servers.oidc.jwksUrl,

@@ -14,26 +14,26 @@ import { bootTestKernel, type TestKernel } from '../../../host/testing';
 import type { ProviderRegistry } from '../../../plugins/oauth-client/providers';
 
 describe('oauth-client: provider flush across instances', function () {
-  let a: TestKernel;
-  let b: Kernel;
+  let instanceA: TestKernel;
+  let instanceB: Kernel;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'crm-flush-'));
   before(async function () {
     if (!process.env.DATABASE_URL) this.skip();
-    a = await bootTestKernel({
+    instanceA = await bootTestKernel({
       plugins: ['oauth-client'],
       config: { dataDir, pluginConfig: { users: { firstRun: false } } },
       logLevel: 'warn',
     });
-    b = await createKernel({ config: a.config, log: createLogger({ level: 'silent' }) });
+    instanceB = await createKernel({ config: instanceA.config, log: createLogger({ level: 'silent' }) });
   });
   after(async () => {
-    await b?.close();
-    await a?.close();
+    await instanceB?.close();
+    await instanceA?.close();
   });
 
   it('a provider added to the private folder appears on instance A once instance B runs crm flush', async () => {
     const names = async () =>
-      (await a.kernel.container.resolve<ProviderRegistry>('oauthProviders').list()).map((p) => p.name);
+      (await instanceA.kernel.container.resolve<ProviderRegistry>('oauthProviders').list()).map((p) => p.name);
     expect(await names()).to.not.include('late-provider');
     mkdirSync(path.join(dataDir, 'oauth-providers'), { recursive: true });
     writeFileSync(
@@ -49,8 +49,8 @@ describe('oauth-client: provider flush across instances', function () {
       }),
     );
     expect(await names(), 'cached until flushed').to.not.include('late-provider');
-    const flush = ((await b.hooks.run(cliCommands)) as CliCommand[]).find((c) => c.name === 'flush')!;
-    await flush.run([], {}, cliContext(b));
+    const flush = ((await instanceB.hooks.run(cliCommands)) as CliCommand[]).find((c) => c.name === 'flush')!;
+    await flush.run([], {}, cliContext(instanceB));
     let seen: string[] = [];
     for (let i = 0; i < 40 && !seen.includes('late-provider'); i++) {
       await new Promise((r) => setTimeout(r, 50));

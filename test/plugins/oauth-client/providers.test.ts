@@ -65,8 +65,8 @@ describe('oauth-client providers', () => {
         let err: KernelError | undefined;
         try {
           readProviderDir(dir, { includeTests: false, label: 'here' });
-        } catch (e) {
-          err = e as KernelError;
+        } catch (caught) {
+          err = caught as KernelError;
         }
         expect(err?.code).to.equal('E_OAUTH_PROVIDER_INVALID');
         expect(err?.message)
@@ -100,7 +100,7 @@ describe('oauth-client providers', () => {
   });
 
   describe('the merged list in a booted kernel', () => {
-    let t: TestKernel;
+    let booted: TestKernel;
     let dataDir: string;
     let providers: ProviderRegistry;
 
@@ -119,17 +119,17 @@ describe('oauth-client providers', () => {
         path.join(priv, 'overridden_privately.json'),
         JSON.stringify({ title: 'From the private folder', options: { urlAuthorize: 'https://private.example/auth' } }),
       );
-      t = await bootTestKernel({
+      booted = await bootTestKernel({
         plugins: [...OAUTH_BASE_PLUGINS, 'oauth-extra-providers'],
         pluginDirs: [fixtures],
         config: { dataDir },
         logLevel: 'warn',
       });
-      providers = t.kernel.container.resolve('oauthProviders');
+      providers = booted.kernel.container.resolve('oauthProviders');
     });
 
     after(async () => {
-      await t?.close();
+      await booted?.close();
       rmSync(dataDir, { recursive: true, force: true });
     });
 
@@ -189,7 +189,10 @@ describe('oauth-client providers', () => {
       let err: KernelError | undefined;
       await providers.get('nope').catch((e) => (err = e));
       expect(err?.code).to.equal('E_OAUTH_PROVIDER_UNKNOWN');
-      expect(err?.message).to.equal('Invalid provider name: nope');
+      // The reference's message first, then the known providers and where more come from.
+      expect(err?.message).to.match(/^Invalid provider name: nope \(known: [^;]+;/);
+      expect(err?.message).to.contain('the oauth-providers-grant plugin adds');
+      expect(err?.details?.known).to.include.members((await providers.list()).map((p) => p.name));
     });
 
     it('returns copies: a caller cannot alter the cached list', async () => {
@@ -235,22 +238,24 @@ describe('oauth-client providers', () => {
   describe('tenant replacement', () => {
     it('puts the client tenant, or common, into the authorization and token URLs only', async () => {
       const dataDir = tempDataDir();
-      const t = await bootTestKernel({ plugins: OAUTH_BASE_PLUGINS, config: { dataDir }, logLevel: 'warn' });
+      const booted = await bootTestKernel({ plugins: OAUTH_BASE_PLUGINS, config: { dataDir }, logLevel: 'warn' });
       try {
-        const driver = await t.kernel.container.resolve<ProviderRegistry>('oauthProviders').driver('ms-exchange');
-        const c = { provider: 'ms-exchange', guid: 'g' };
-        expect(driver.authorizeUrl(c)).to.equal('https://login.microsoftonline.com/common/oauth2/v2.0/authorize');
-        expect(driver.tokenUrl(c)).to.equal('https://login.microsoftonline.com/common/oauth2/v2.0/token');
-        const tenanted = { ...c, tenant: '123-456-789' };
+        const driver = await booted.kernel.container.resolve<ProviderRegistry>('oauthProviders').driver('ms-exchange');
+        const record = { provider: 'ms-exchange', guid: 'g' };
+        expect(driver.authorizeUrl(record)).to.equal('https://login.microsoftonline.com/common/oauth2/v2.0/authorize');
+        expect(driver.tokenUrl(record)).to.equal('https://login.microsoftonline.com/common/oauth2/v2.0/token');
+        const tenanted = { ...record, tenant: '123-456-789' };
         expect(driver.authorizeUrl(tenanted)).to.equal(
           'https://login.microsoftonline.com/123-456-789/oauth2/v2.0/authorize',
         );
         expect(driver.tokenUrl(tenanted)).to.equal('https://login.microsoftonline.com/123-456-789/oauth2/v2.0/token');
         expect(driver.options(tenanted).urlResourceOwnerDetails).to.equal('{{use_id_token}}');
-        const plain = await t.kernel.container.resolve<ProviderRegistry>('oauthProviders').driver('test_example_1');
+        const plain = await booted.kernel.container
+          .resolve<ProviderRegistry>('oauthProviders')
+          .driver('test_example_1');
         expect(plain.authorizeUrl(tenanted)).to.equal('https://example.com/one/auth');
       } finally {
-        await t.close();
+        await booted.close();
         rmSync(dataDir, { recursive: true, force: true });
       }
     });

@@ -10,7 +10,7 @@ const vars = {
 };
 
 describe('oauth-client templates', () => {
-  it('mail templates: inline interpolation of top-level strings, getMailDomain/getMailUser, missing → "", unknown filter → "", non-strings kept', () => {
+  it('mail: interpolates top-level strings, getMailDomain/getMailUser, missing → "", unknown filter → "", non-strings kept', () => {
     const out = evaluateTemplate(
       {
         name: '{{provider.title}}: {{token.resource_owner.mail}}',

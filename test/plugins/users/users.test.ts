@@ -216,10 +216,13 @@ describe('users: CLI commands', () => {
 
   it('user list shows users, contacts, state and roles, and no secret', async () => {
     const out = await run('user list');
-    expect(out.split('\n')[0]).to.match(/^ID\tUSERNAME\tCONTACT\tSTATE\tROLES/);
+    expect(out.split('\n')[0]).to.equal('ID\tUSERNAME\tCONTACT\tSTATE\tROLES');
     expect(out).to.match(/\tadmin\t\d+\tactive\tadministrator/);
     expect(out).to.match(/\tcarol\t\d+\tdisabled\tapiuser/);
     expect(out).to.not.include('scrypt');
+    const json = JSON.parse(await run('user list', [], { json: true })) as Array<Record<string, unknown>>;
+    expect(json.find((u) => u.username === 'carol')).to.include({ state: 'disabled' });
+    expect(JSON.stringify(json)).to.not.include('scrypt');
   });
 
   it('user passwd changes the password', async () => {
