@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { KernelError, type ServiceConfig } from '../kernel';
 import { describeErrors, makeAjv } from '../kernel/schema';
-import { limitsSchema, type Limits } from './limits';
+import { limitsSchema } from './limits';
 
 declare module '../kernel/types' {
   /** The host's keys of the service configuration (the kernel declares the rest). */
@@ -33,7 +33,6 @@ declare module '../kernel/types' {
     /** Folder for the embedded database and private files (`oauth-providers/`…). */
     dataDir: string;
     log: { level: string; pretty?: boolean; access: boolean };
-    limits: Limits;
   }
 }
 

@@ -4,6 +4,13 @@
  */
 import { KernelError } from '../kernel';
 
+declare module '../kernel/types' {
+  /** The host's `limits` key of the service configuration (schema: {@link limitsSchema}). */
+  interface ServiceConfig {
+    limits: Limits;
+  }
+}
+
 /** Bounds on what one request may ask for (docs/security.md, Limits); each refusal is `E_LIMIT_EXCEEDED`. */
 export interface Limits {
   /** Chained calls (`api.<Entity>.<action>` keys, APIv4 `chain` entries, nested ones included) per API call. */
