@@ -21,7 +21,9 @@ export interface CreateKernelOptions {
 
 /** A kernel wired to this host's engines, registered but not started (`crm migrate`, docs). */
 export function hostedKernel(config: Config, log?: Logger, db?: Db): Kernel {
-  const logger = log ?? createLogger({ level: config.log.level, pretty: config.log.pretty });
+  const logger =
+    log ??
+    createLogger({ level: config.log.level, pretty: config.log.pretty, maxValueLength: config.limits.logValueBytes });
   const kernel = new Kernel(config, logger, storageOf(db ?? createDb(config, logger), config, logger));
   // Secrets at rest: plugins (entity-core's store) encrypt the fields their metadata marks `encrypted`.
   kernel.container.register({ secretBox: asFunction(() => createSecretBox(config, logger)).singleton() });

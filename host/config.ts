@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { KernelError, type ServiceConfig } from '../kernel';
 import { describeErrors, makeAjv } from '../kernel/schema';
+import { limitsSchema } from './limits';
 
 declare module '../kernel/types' {
   /** The host's keys of the service configuration (the kernel declares the rest). */
@@ -134,6 +135,7 @@ export const configSchema = {
         access: { type: 'boolean', default: true },
       },
     },
+    limits: limitsSchema,
     mode: { enum: ['production', 'development', 'test'], default: 'production' },
     pluginTimeoutMs: { type: 'integer', minimum: 1, default: 10000 },
   },

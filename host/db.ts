@@ -50,7 +50,10 @@ export function createDb(config: Config, logger?: Logger, opts: CreateDbOptions 
       knexFactory({
         client: 'pg',
         log,
-        connection: url,
+        // limits.statementTimeoutMs: the server stops a statement that runs longer (SQLSTATE 57014).
+        connection: config.limits?.statementTimeoutMs
+          ? { connectionString: url, statement_timeout: config.limits.statementTimeoutMs }
+          : url,
         pool: {
           min: 0,
           max: 10,

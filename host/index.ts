@@ -22,6 +22,7 @@ export { authCredential, authPrincipal, cliCommands, formatRenderers, httpListen
 export { createApp, collectRoutes, type MountedRoute } from './http/app';
 export { startServer, type RunningServer } from './http/server';
 export { createLogger, SECRET_KEYS } from './log';
+export { checkDepth, DEFAULT_LIMITS, limitExceeded, parseJsonWithin, type Limits } from './limits';
 export { kernelMetrics, type Metrics } from './metrics';
 export { createSecretBox, generateKey, keySpec, SecretBox, type KeySource, type SecretKey } from './secrets';
 export type {

@@ -40,7 +40,24 @@ const paths = SECRET_KEYS.flatMap((k) => {
   return [p, join('*'), join('*.*'), join('*.*.*')];
 });
 
+/** Cuts every string longer than `max` characters, a few levels deep (an SQL text with its values, a huge input). */
+export function cutLong<T>(value: T, max: number, depth = 0): T {
+  if (typeof value === 'string')
+    return (value.length > max ? `${value.slice(0, max)}… [cut: ${value.length} characters]` : value) as T;
+  if (!value || typeof value !== 'object' || depth > 6) return value;
+  if (Array.isArray(value)) {
+    const list = value.length > 50 ? [...value.slice(0, 50), `… [${value.length} items]`] : value;
+    return list.map((v) => cutLong(v, max, depth + 1)) as T;
+  }
+  if (value instanceof Error) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = cutLong(v, max, depth + 1);
+  return out as T;
+}
+
 export interface LogOptions {
+  /** Longest string value in a line (config `limits.logValueBytes`); default 4096. */
+  maxValueLength?: number;
   level?: string;
   /** Pretty output; default: when stdout is a terminal. */
   pretty?: boolean;
@@ -49,7 +66,23 @@ export interface LogOptions {
 }
 
 export function createLogger(opts: LogOptions = {}): Logger {
-  const base = { level: opts.level ?? 'info', redact: { paths, censor: '[redacted]' }, base: undefined };
+  const max = opts.maxValueLength ?? 4096;
+  const base = {
+    level: opts.level ?? 'info',
+    redact: { paths, censor: '[redacted]' },
+    base: undefined,
+    // No line carries a whole SQL text with its values, or a caller's megabytes: strings are cut.
+    formatters: { log: (obj: Record<string, unknown>) => cutLong(obj, max) },
+    serializers: { err: (e: Error) => cutLong(pino.stdSerializers.err(e), max) },
+    hooks: {
+      logMethod(this: Logger, args: unknown[], method: (...a: unknown[]) => void) {
+        method.apply(
+          this,
+          args.map((a) => (typeof a === 'string' ? cutLong(a, max) : a)),
+        );
+      },
+    },
+  };
   if (opts.destination) return pino(base, opts.destination);
   const pretty = opts.pretty ?? Boolean(process.stdout.isTTY);
   if (pretty)

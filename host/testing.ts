@@ -98,7 +98,7 @@ export async function bootTestKernel(opts: TestKernelOptions = {}): Promise<Test
       cb();
     },
   });
-  const log = createLogger({ level: config.log.level, destination });
+  const log = createLogger({ level: config.log.level, destination, maxValueLength: config.limits.logValueBytes });
   const db = url ? createDb(config) : await freshPglite();
   const kernel = await createKernel({ config, log, db, migrate: opts.migrate, pluginDirs: opts.pluginDirs }).catch(
     async (err) => {

@@ -73,6 +73,12 @@ export const kernelErrorCodes = {
     expose: true,
     meaning: 'The HTTP request itself is malformed (body, encoding, method)',
   },
+  E_LIMIT_EXCEEDED: {
+    status: 400,
+    expose: true,
+    meaning:
+      'The request asks for more than a configured limit allows (chained calls, IN list, nesting, rows, statement time)',
+  },
   E_PLUGIN_FAILED: {
     status: 500,
     expose: false,

@@ -1,7 +1,9 @@
 /**
  * The HTTP host: koa with koa-body, a request scope, and the routes plugins contribute through
  * `http.routes`. The kernel owns no API route. Middleware order: error boundary → request scope →
- * body parsing → router (per route: authenticate → handler).
+ * router (per route: body parsing → authenticate → handler) → method refusals. The body is parsed
+ * inside the route, so a malformed, oversized or undecodable body is answered by the route's own
+ * `renderError`, in its binding's envelope; so is a method the path does not serve (405).
  */
 import Router from '@koa/router';
 import Koa from 'koa';
@@ -61,21 +63,9 @@ export async function createApp(kernel: Kernel): Promise<Koa> {
   if (cors) app.use(cors);
   app.use(requestScope(kernel));
   app.use(metricsEndpoint(kernel));
-  // Multipart bodies carry form fields only: no route accepts uploads, so a file part is refused
-  // rather than written to the temp folder.
-  app.use(
-    koaBody({
-      multipart: true,
-      urlencoded: true,
-      json: true,
-      text: false,
-      includeUnparsed: true,
-      jsonLimit: '2mb',
-      formLimit: '2mb',
-      formidable: { maxFiles: 0, maxFieldsSize: 2 * 1024 * 1024 },
-    }),
-  );
+  const body = bodyParser();
   const router = new Router();
+  const byLayer = new Map<string, MountedRoute>();
   for (const route of await collectRoutes(kernel)) {
     const paths = ([] as string[]).concat(route.path);
     const handle = async (ctx: Koa.Context) => route.handler(ctx, ctx.state.scope);
@@ -83,12 +73,87 @@ export async function createApp(kernel: Kernel): Promise<Koa> {
       ctx.state.route = route;
       await next();
     };
-    for (const path of paths)
-      router.register(path, route.methods, [mark, authenticate(kernel, route), handle] as never, {
+    for (const path of paths) {
+      byLayer.set(`${route.id}:${path}`, route);
+      router.register(path, route.methods, [mark, body, authenticate(kernel, route), handle] as never, {
         name: `${route.id}:${path}`,
       });
+    }
   }
   app.use(router.routes());
-  app.use(router.allowedMethods({ throw: false }));
+  app.use(methodRefusal(router, byLayer));
   return app;
+}
+
+/**
+ * koa-body, run inside the route. Multipart bodies carry form fields only: no route accepts uploads,
+ * so a file part is refused rather than written to the temp folder. Any failure to read the body is
+ * the caller's (a bad Content-Encoding, a multipart without boundary, invalid JSON, too large): an
+ * `E_BAD_REQUEST` with a 4xx status, never a 500.
+ */
+function bodyParser(): Koa.Middleware {
+  const parse = koaBody({
+    multipart: true,
+    urlencoded: true,
+    json: true,
+    text: false,
+    includeUnparsed: true,
+    jsonLimit: '2mb',
+    formLimit: '2mb',
+    formidable: { maxFiles: 0, maxFieldsSize: 2 * 1024 * 1024 },
+  });
+  return async function parseBody(ctx, next) {
+    try {
+      await parse(ctx, async () => undefined);
+    } catch (err) {
+      throw bodyError(err);
+    }
+    await next();
+  };
+}
+
+export function bodyError(err: unknown): KernelError {
+  const parseError = err as { status?: number; httpCode?: number; type?: string };
+  const status = parseError?.status ?? parseError?.httpCode;
+  if (status === 413)
+    return new KernelError('E_BAD_REQUEST', 'The request body is too large (2 MB at most)', { status, cause: err });
+  if (status === 415)
+    return new KernelError('E_BAD_REQUEST', 'Unsupported Content-Encoding or Content-Type', { status, cause: err });
+  if (parseError?.type === 'encoding.unsupported' || parseError?.type === 'charset.unsupported')
+    return new KernelError('E_BAD_REQUEST', 'Unsupported Content-Encoding or charset', { status: 415, cause: err });
+  return new KernelError(
+    'E_BAD_REQUEST',
+    'Malformed request body (its Content-Type or Content-Encoding does not match it)',
+    {
+      status: 400,
+      cause: err,
+    },
+  );
+}
+
+/**
+ * A path some route serves, asked with another method: 405 with `Allow`, rendered by that route (its
+ * binding's envelope); OPTIONS there is answered 204 with `Allow`. Paths no route serves fall through
+ * to the boundary's 404.
+ */
+function methodRefusal(router: Router, byLayer: Map<string, MountedRoute>): Koa.Middleware {
+  return async function methodRefusalMiddleware(ctx) {
+    // The router calls on only when no route serves this path with this method.
+    const layers = router.match(ctx.path, ctx.method).path.filter((l) => l.methods.length > 0);
+    if (!layers.length) return;
+    const allow = [...new Set(layers.flatMap((l) => l.methods))].join(', ');
+    ctx.set('Allow', allow);
+    if (ctx.method === 'OPTIONS') {
+      ctx.status = 204;
+      return;
+    }
+    ctx.state.route = byLayer.get(String(layers[0].name));
+    throw new KernelError(
+      'E_BAD_REQUEST',
+      `Method ${ctx.method.slice(0, 20)} is not allowed here (allowed: ${allow})`,
+      {
+        status: 405,
+      },
+    );
+  };
 }

@@ -16,6 +16,9 @@ export async function startServer(kernel: Kernel): Promise<RunningServer> {
   const app = await createApp(kernel);
   const { host, port, shutdownTimeoutMs } = kernel.config.server;
   const server = app.listen({ host, port });
+  // limits.requestTimeoutMs: a client that trickles its request in is cut off (408).
+  server.requestTimeout = kernel.config.limits.requestTimeoutMs;
+  server.headersTimeout = Math.min(server.headersTimeout, kernel.config.limits.requestTimeoutMs);
   try {
     await once(server, 'listening');
   } catch (err) {

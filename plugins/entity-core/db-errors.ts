@@ -5,8 +5,9 @@ const SQLSTATE = /^[0-9A-Z]{5}$/;
 
 /**
  * Unique violations → E_CONFLICT `DB Error: already exists`; other constraint failures →
- * `DB Error: constraint violation`; invalid values → E_INVALID_PARAMS; anything else from the database →
- * E_DATABASE. Undefined when the error did not come from the database.
+ * `DB Error: constraint violation`; invalid values → E_INVALID_PARAMS; a statement timeout (57014) or
+ * a program limit (54xxx) → E_LIMIT_EXCEEDED; anything else from the database → E_DATABASE. Undefined
+ * when the error did not come from the database.
  */
 export function dbError(err: unknown): KernelError | undefined {
   let current: unknown = err;
@@ -19,6 +20,18 @@ export function dbError(err: unknown): KernelError | undefined {
 }
 
 function fromSqlState(code: string, cause: unknown): KernelError {
+  // query_canceled: the statement ran past `limits.statementTimeoutMs`.
+  if (code === '57014')
+    return new KernelError('E_LIMIT_EXCEEDED', 'The query took too long and was stopped (limits.statementTimeoutMs)', {
+      details: { error_code: 'limit exceeded', limit: 'statementTimeoutMs' },
+      cause,
+    });
+  // program_limit_exceeded (e.g. too many bound values in one statement).
+  if (code.startsWith('54'))
+    return new KernelError('E_LIMIT_EXCEEDED', 'The query is too large for the database', {
+      details: { error_code: 'limit exceeded' },
+      cause,
+    });
   const column = (cause as { column?: string }).column;
   const constraint = (cause as { constraint?: string }).constraint;
   if (code === '23505')

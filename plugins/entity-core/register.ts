@@ -15,7 +15,12 @@ export default definePlugin(async ({ services, serviceConfig, log, onReady, onCl
   for (const plugin of plugins) for (const def of await loadEntityFiles(plugin)) registry.define(def);
   services.value('entities', registry);
   // The host's secret box (host/secrets.ts) seals the fields metadata marks `encrypted`.
-  const store = new EntityStore(registry, (q) => runHook(entityAccess, q), services.resolve<FieldCipher>('secretBox'));
+  const store = new EntityStore(
+    registry,
+    (q) => runHook(entityAccess, q),
+    services.resolve<FieldCipher>('secretBox'),
+    serviceConfig.limits,
+  );
   services.value('entityStore', store);
   services.value('entityService', new EntityService(registry, store));
   const { url, schema } = serviceConfig.database;

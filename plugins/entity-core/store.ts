@@ -4,8 +4,9 @@
  * conditions ({@link RowAccessControl}); writes are checked by the entity service before they run.
  */
 import type { Knex } from 'knex';
-import { KernelError, type Principal } from '../../kernel';
-import type { Query } from './conditions';
+import { holds, KernelError, type Principal } from '../../kernel';
+import { DEFAULT_LIMITS, limitExceeded, type Limits } from '../../host';
+import type { Condition, Query } from './conditions';
 import { guarded } from './db-errors';
 import { applyPlanned, Planner } from './planner';
 import type { EntityRegistry } from './registry';
@@ -25,8 +26,31 @@ export class EntityStore {
     rules: AccessRules,
     /** Seals `encrypted` fields at rest (the host's `secretBox`); without it they are stored as given. */
     readonly cipher?: FieldCipher,
+    readonly limits: Pick<Limits, 'inList' | 'rowsPerRead'> = DEFAULT_LIMITS,
   ) {
     this.access = new RowAccessControl(registry, rules);
+  }
+
+  /** Refuses an `IN` list longer than `limits.inList` (before any SQL is built). */
+  private checkLists(where: Condition[] | undefined): void {
+    const stack = [...(where ?? [])];
+    while (stack.length) {
+      const cond = stack.pop()!;
+      if ('or' in cond) stack.push(...cond.or);
+      else if ('and' in cond) stack.push(...cond.and);
+      else if ('not' in cond) stack.push(cond.not);
+      else if ('exists' in cond) stack.push(...(cond.exists.where ?? []));
+      else if (
+        (cond.op === 'IN' || cond.op === 'NOT IN') &&
+        Array.isArray(cond.value) &&
+        cond.value.length > this.limits.inList
+      )
+        throw limitExceeded(
+          `${cond.value.length} values in one ${cond.op} list; at most ${this.limits.inList} (limits.inList)`,
+          'inList',
+          this.limits.inList,
+        );
+    }
   }
 
   defaultSelect(entity: CompiledEntity): string[] {
@@ -38,6 +62,7 @@ export class EntityStore {
    * (root and, with `joinAccess`, joined entities). Every path is resolved before any SQL is built.
    */
   private async plan(db: Knex, entity: CompiledEntity, query: Query, principal: Principal | null, paths: string[]) {
+    this.checkLists(query.where);
     const planner = new Planner(this.registry, entity);
     const where = (query.where ?? []).map((condition) => planner.plan(condition));
     const columns = paths
@@ -98,11 +123,21 @@ export class EntityStore {
       else qb.orderBy(item.resolved.ref, dir);
     }
     if (!sort.some((item) => item.resolved.ref === 't.id')) qb.orderBy('t.id', 'asc');
-    if (query.limit) qb.limit(query.limit);
+    // A caller without `administer CRM` gets at most `rowsPerRead` rows; a read matching more is
+    // refused (never cut short silently), so one more row than that is asked for.
+    const ceiling = principal && !holds('administer CRM', principal.permissions) ? this.limits.rowsPerRead : 0;
+    const limit = ceiling && (!query.limit || query.limit > ceiling) ? ceiling + 1 : query.limit;
+    if (limit) qb.limit(limit);
     if (query.offset) qb.offset(query.offset);
     // Rows as arrays in select order: the driver builds no object per row either.
     qb.options({ rowMode: 'array' });
     const rows = (await guarded(async () => qb)) as unknown[][];
+    if (ceiling && rows.length > ceiling)
+      throw limitExceeded(
+        `More than ${ceiling} rows match; ask for fewer (options.limit / offset, limits.rowsPerRead)`,
+        'rowsPerRead',
+        ceiling,
+      );
     const fields: FieldDef[] = columns.map((column) => column.resolved.field);
     for (const row of rows)
       for (let index = 0; index < fields.length; index++) row[index] = fromDb(fields[index], row[index], this.cipher);

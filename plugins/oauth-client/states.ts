@@ -65,6 +65,8 @@ export async function createState(
  * browser gets a random cookie, the state keeps its hash. Returns the cookie value and provider URL.
  */
 export async function claimState(db: Knex, id: string): Promise<{ cookie: string; providerUrl: string }> {
+  // Checked before any query: a NUL byte (or anything not a state id) must not reach PostgreSQL.
+  if (!/^CC_[A-Za-z0-9]{1,60}$/.test(id)) throw stateError();
   return db.transaction(async (trx) => {
     const row = await trx('crm_oauth_state')
       .where({ id })

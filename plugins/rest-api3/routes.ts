@@ -20,6 +20,7 @@ import {
   type RestApi3Binding,
 } from './binding';
 import { buildParams, buildWpParams, decodeJson, readRequest, stringParam } from './request';
+import { checkBatch, checkedChains, getSafe } from './chains';
 
 type Obj = Record<string, unknown>;
 
@@ -68,13 +69,10 @@ async function process(
 ): Promise<unknown> {
   const entity = rawEntity.replace(/[^A-Za-z0-9_]+/g, '_').slice(0, 63);
   const action = rawAction.replace(/[^A-Za-z0-9_]+/g, '_').slice(0, 63);
+  const chained = checkedChains(params, action, scope.cradle.config.limits); // every call of a chain is GET-checked
   const checked: Obj = { ...params, check_permissions: true };
   if (!('version' in checked)) checked.version = 3;
-  if (
-    (ctx.method === 'GET' || ctx.method === 'HEAD') &&
-    action.slice(0, 3).toLowerCase() !== 'get' &&
-    action !== 'check'
-  ) {
+  if ((ctx.method === 'GET' || ctx.method === 'HEAD') && ![action, ...chained].every(getSafe)) {
     return createError(MESSAGES.destructiveGet, securityData(ctx, 'Destructive HTTP GET'));
   }
   // Lets renderError lay out an API error with this call's entity and action.
@@ -155,6 +153,7 @@ async function processMultiple(
 ): Promise<unknown> {
   const calls = typeof json === 'string' ? decodeJson(json) : undefined;
   if (!calls) return restError('Unable to decode supplied JSON.');
+  checkBatch(calls, scope.cradle.config.limits);
   const run = async (call: unknown) => {
     if (!Array.isArray(call) || !stringParam(call[0]) || !stringParam(call[1])) return restError(MESSAGES.missing);
     const params = call[2] && typeof call[2] === 'object' && !Array.isArray(call[2]) ? (call[2] as Obj) : {};
@@ -237,7 +236,9 @@ export function renderError(binding: RestApi3Binding, endpoint: Endpoint, err: K
     return send(binding, ctx, restError(err.message), fmt);
   }
   const body = errorEnvelope(err, call, ctx.state.requestId);
-  send(binding, ctx, fmt.flavour === 'wp' ? body : normaliseCore(body), fmt);
+  // API errors are HTTP 200 (the reference's rule); a malformed HTTP request (body, method) keeps its 4xx.
+  const status = err.code === 'E_BAD_REQUEST' && err.status >= 400 && err.status < 500 ? err.status : 200;
+  send(binding, ctx, fmt.flavour === 'wp' ? body : normaliseCore(body), fmt, status);
 }
 
 function safeGet(ctx: Context): Obj {

@@ -6,7 +6,7 @@ import type { AwilixContainer } from 'awilix';
 import type { Context } from 'koa';
 import type { Logger } from '../../kernel';
 import { KernelError, type Cradle, type Principal } from '../../kernel';
-import { type RouteDefinition } from '../../host';
+import { checkDepth, limitExceeded, type RouteDefinition } from '../../host';
 import { errorBody, MESSAGES, renderError, sendJson, WireError } from './answers';
 import { decode, indexOf, input, paramsOf } from './request';
 import { applyIndex } from '../api4';
@@ -89,6 +89,15 @@ async function execute(
   if ((ctx.method === 'GET' || ctx.method === 'HEAD') && !action.startsWith('get') && action !== 'autocomplete') {
     throw new WireError(405, { error_code: 405, error_message: MESSAGES.destructiveGet, status: 405 });
   }
+  const limits = scope.cradle.config.limits;
+  checkDepth(params, limits.nestingDepth);
+  const chains = countChains(params);
+  if (chains > limits.chainedCalls)
+    throw limitExceeded(
+      `${chains} chained calls in one call; at most ${limits.chainedCalls} (limits.chainedCalls)`,
+      'chainedCalls',
+      limits.chainedCalls,
+    );
   if (typeof params.chain === 'object' && params.chain) forbidGetChains(ctx, params.chain);
   const svc = scope.cradle.api4 as Api4Service;
   const result: Api4Result = await svc.call({
@@ -110,6 +119,18 @@ async function execute(
   };
   if (result.countMatched !== undefined) out.countMatched = result.countMatched;
   return out;
+}
+
+/** Chained calls in `params.chain`, nested ones included (the depth is already bounded). */
+function countChains(params: Obj): number {
+  const chain = params.chain;
+  if (!chain || typeof chain !== 'object') return 0;
+  let n = 0;
+  for (const spec of Object.values(chain as Obj)) {
+    n++;
+    if (Array.isArray(spec) && spec[2] && typeof spec[2] === 'object') n += countChains(spec[2] as Obj);
+  }
+  return n;
 }
 
 /** Chained writes over GET are refused like the top-level call would be. */
@@ -167,6 +188,9 @@ function handleMulti(binding: RestApi4Binding, ctx: Context, scope: AwilixContai
         { details: { error_field: 'calls' } },
       );
     }
+    const max = scope.cradle.config.limits.chainedCalls;
+    if (Object.keys(calls).length > max)
+      throw limitExceeded(`More than ${max} calls in one request (limits.chainedCalls)`, 'chainedCalls', max);
     const out: Obj = {};
     let status: number | undefined;
     let anyOk = false;

@@ -183,7 +183,9 @@ export class Authenticator {
     const subjects: Subject[] = [{ ip }, { username }];
     const wait = await this.throttle.retryAfter(db, subjects);
     if (wait > 0) return { reject: THROTTLED, retryAfter: wait };
-    const user = username.length <= 128 ? await this.store.findUser(db, username) : undefined;
+    // A NUL byte is in no username (nor in PostgreSQL text): an unknown user, looked up nowhere.
+    const named = username.length <= 128 && !username.includes('\0');
+    const user = named ? await this.store.findUser(db, username) : undefined;
     const ok = (await verifyPassword(password, user?.password_hash)) && user?.is_active === true;
     if (!ok || !user) {
       await this.throttle.fail(db, subjects);
@@ -207,7 +209,7 @@ export class Authenticator {
   ): Promise<Found | { reject: string } | null> {
     if (cred.scheme === 'Basic') {
       if (!basic) return null;
-      const user = await this.store.findUser(db, basic.username);
+      const user = basic.username.includes('\0') ? undefined : await this.store.findUser(db, basic.username);
       const ok = await verifyPassword(basic.password, user?.password_hash);
       return ok && user ? { contactId: user.contact_id, userId: user.id, username: user.username, cred: 'pass' } : null;
     }

@@ -54,6 +54,7 @@ export async function verifyJwt(
   const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ') : [];
   if (!scopes.includes('authx')) return null;
   const match = typeof payload.sub === 'string' ? /^cid:(\d{1,15})$/.exec(payload.sub) : null;
-  if (!match) return { reject: 'Malformed JWT. Must specify the contact ID.' };
+  // Contact ids are 32-bit integers: a larger subject names no contact (and must not reach a query).
+  if (!match || Number(match[1]) > 2147483647) return { reject: 'Malformed JWT. Must specify the contact ID.' };
   return { contactId: Number(match[1]), claims: payload };
 }

@@ -16,7 +16,9 @@ export interface ThrottleOptions {
 /** A throttle subject: a client address or a username. */
 export type Subject = { ip: string } | { username: string };
 
-const keyOf = (s: Subject) => ('ip' in s ? `ip:${s.ip}` : `user:${s.username.toLowerCase().slice(0, 290)}`);
+// A NUL byte cannot be stored in PostgreSQL text; it counts as U+FFFD in the key.
+const keyOf = (s: Subject) =>
+  'ip' in s ? `ip:${s.ip}` : `user:${s.username.toLowerCase().replace(/\0/g, '\uFFFD').slice(0, 290)}`;
 
 export class Throttle {
   /** Told (with the writing handle) when a subject gets blocked. */

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { formatRenderers } from '../../../host';
 import { bootTestKernel } from '../../../host/testing';
 import { renderCoreXml, renderWpXml, renderXml } from '../../../plugins/format-xml/xml';
+import { xmlProblem } from '../../hostile/xml-check';
 
 const HEAD = '<?xml version="1.0"?>\n      <ResultSet xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" ';
 
@@ -16,12 +17,29 @@ describe('format-xml', () => {
       );
     });
 
-    it('indents nested arrays by depth*4 and uses numeric keys as tag names verbatim', () => {
+    it('indents nested arrays by depth*4; keys that are not XML names (numeric ones) get a _ prefix', () => {
       const xml = renderCoreXml({ count: 1, values: [{ id: '1', tags: ['a', 'b'], addr: { city: 'X' } }] });
       expect(xml).to.contain(
-        '<Result>\n    <id>1</id>\n    <tags>\n        <0>a</0>\n        <1>b</1>\n    </tags>\n' +
+        '<Result>\n    <id>1</id>\n    <tags>\n        <_0>a</_0>\n        <_1>b</_1>\n    </tags>\n' +
           '    <addr>\n        <city>X</city>\n    </addr>\n</Result>\n',
       );
+      expect(renderCoreXml({ values: [{ 'a b': 1, '': 2, 'x<y': 3 }] })).to.contain(
+        '<_a_b>1</_a_b>\n    <_>2</_>\n    <_x_y>3</_x_y>',
+      );
+      expect(xmlProblem(xml)).to.equal(undefined);
+    });
+
+    it('shows characters XML 1.0 forbids as U+FFFD, in both flavours (core still prints \\x01 as a comma)', () => {
+      const value = {
+        count: 1,
+        values: [{ id: '1', last_name: 'a\u0000b\u0001c\u0008\u000b\uFFFE\uFFFF\uD800d\t\n' }],
+      };
+      const core = renderCoreXml(value);
+      expect(core).to.contain('<last_name>a\uFFFDb,c\uFFFD\uFFFD\uFFFD\uFFFD\uFFFDd\t\n</last_name>');
+      expect(xmlProblem(core)).to.equal(undefined);
+      const wp = renderWpXml(value);
+      expect(wp).to.contain('<last_name>a\uFFFDb\uFFFDc\uFFFD\uFFFD\uFFFD\uFFFD\uFFFDd\t\n</last_name>');
+      expect(xmlProblem(wp)).to.equal(undefined);
     });
 
     it('escapes only &, < and >; prints \\x01 as a comma, booleans as 1/empty, null as empty', () => {
