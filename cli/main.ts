@@ -143,7 +143,12 @@ program
   .action(async (opts: { out: string; commands: string }) => {
     // Every installed plugin, so the references cover what a deployer can enable.
     const cfg = config({ database: { memory: true } });
-    const kernel = await registeredKernel({ ...cfg, plugins: installedPlugins(cfg).map((p) => p.name) });
+    // A developer's command: registration is mostly compiling TypeScript, so allow a loaded machine time.
+    const kernel = await registeredKernel({
+      ...cfg,
+      plugins: installedPlugins(cfg).map((p) => p.name),
+      pluginTimeoutMs: Math.max(cfg.pluginTimeoutMs, 60000),
+    });
     try {
       for (const file of await generateDocs(kernel, opts.out)) console.log(`wrote ${file}`);
       const contributed = await kernel.hooks.collectAttributed(cliCommands);

@@ -11,28 +11,23 @@ import { expect } from 'chai';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = path.join(root, 'bin/crm.mjs');
-const run = (args: string[], env: Record<string, string> = {}) => {
-  const started = performance.now();
-  const r = spawnSync(process.execPath, [bin, ...args], {
+const run = (args: string[], env: Record<string, string> = {}) =>
+  spawnSync(process.execPath, [bin, ...args], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: '', CRM_CONFIG: '', ...env },
     encoding: 'utf8',
     timeout: 60000,
   });
-  return { ...r, ms: performance.now() - started };
-};
 
 describe('crm CLI front (no database for --help, --version, argument errors)', function () {
   this.timeout(30000);
-  // Generous for a loaded 2-core machine; the issue's target is 0.5 s on a quiet one (~0.2 s measured).
-  const FAST_MS = 1500;
+  // How fast it answers is measured by `npm run bench:start`, not asserted here (no timed tests).
 
   it('--version prints package.json version, fast, and creates no data folder', () => {
     const dataDir = path.join(mkdtempSync(path.join(tmpdir(), 'crm-front-')), 'data');
     const r = run(['--version'], { CRM_DATA_DIR: dataDir });
     expect(r.status, r.stderr).to.equal(0);
     expect(r.stdout.trim()).to.equal(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version);
-    expect(r.ms).to.be.below(FAST_MS);
     expect(existsSync(dataDir)).to.equal(false);
   });
 
@@ -41,7 +36,6 @@ describe('crm CLI front (no database for --help, --version, argument errors)', f
     const r = run(['--help'], { CRM_DATA_DIR: dataDir });
     expect(r.status).to.equal(0);
     expect(r.stdout).to.contain('serve').and.contain('api4').and.contain('user').and.contain('secrets');
-    expect(r.ms).to.be.below(FAST_MS);
     const user = run(['user', '--help'], { CRM_DATA_DIR: dataDir });
     expect(user.stdout).to.contain('add [options] <username>').and.contain('list [options]');
     expect(existsSync(dataDir)).to.equal(false);
@@ -57,7 +51,6 @@ describe('crm CLI front (no database for --help, --version, argument errors)', f
     const unknown = run(['nosuch'], env);
     expect(unknown.status).to.equal(1);
     expect(unknown.stderr).to.contain("unknown command 'nosuch'");
-    expect(unknown.ms).to.be.below(FAST_MS);
     expect(existsSync(dataDir)).to.equal(false);
   });
 });
