@@ -3,24 +3,19 @@
  * PGlite (in a data folder, or in memory). One SQL dialect, so one set of migrations; each plugin
  * ships its own `migrations/` folder and knex's migrator runs them, every batch in a transaction.
  */
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import knexFactory, { type Knex } from 'knex';
 import ClientPGLite from 'knex-pglite';
 import { PGlite } from '@electric-sql/pglite';
-import { KernelError, type Logger, type PluginMigrations, type Storage } from '../kernel';
+import { KernelError, type Logger, type Storage } from '../kernel';
 import type { Config } from './config';
-import {
-  attachedDb,
-  clusterTemplate,
-  embeddedSocketPath,
-  lockDataDir,
-  rememberEmbedded,
-  stopSharing,
-} from './embedded';
+import { lockDataDir } from './data-dir-lock';
+import { preparedStatements } from './prepared-statements';
+import { migrate } from './migrator';
 
-export { SOCKET_NAME, embeddedSocketPath, shareEmbedded } from './embedded';
+export { migrate, pendingMigrations } from './migrator';
 
 export type Db = Knex;
 
@@ -30,6 +25,14 @@ export interface CreateDbOptions {
    * local socket it shares instead of failing (CLI commands). Without a socket the error names the process.
    */
   attach?: boolean;
+}
+
+/** The file name PostgreSQL clients look for in a socket folder (`host=<dataDir>`, port 5432). */
+export const SOCKET_NAME = '.s.PGSQL.5432';
+
+/** Where a running server shares its embedded database: `<dataDir>/.s.PGSQL.5432`. */
+export function embeddedSocketPath(config: Config): string {
+  return path.join(path.resolve(config.root, config.dataDir), SOCKET_NAME);
 }
 
 /** Opens the database named by the config. Nothing is sent until the first query. */
@@ -79,7 +82,7 @@ export function createDb(config: Config, logger?: Logger, opts: CreateDbOptions 
     unlock = lockDataDir(dir);
   } catch (err) {
     const socket = embeddedSocketPath(config);
-    if (opts.attach && (err as KernelError).details?.owner && existsSync(socket)) return attachedDb(socket, log);
+    if (opts.attach && (err as KernelError).details?.owner && existsSync(socket)) return attached(socket, log);
     throw err;
   }
   // PostgreSQL's default 128MB buffer cache would sit in this process's memory, on top of the OS page
@@ -98,39 +101,63 @@ export function createDb(config: Config, logger?: Logger, opts: CreateDbOptions 
     log,
   } as Knex.Config);
   releases.set(db, unlock);
-  rememberEmbedded(db, pglite);
+  embedded.set(db, pglite);
   return db;
 }
 
-const releases = new WeakMap<Db, () => void>();
+/** A `pg` client over the socket a running server shares (one connection: the server multiplexes onto one engine). */
+function attached(socket: string, log: Knex.Config['log']): Db {
+  return knexFactory({
+    client: 'pg',
+    log,
+    connection: { host: path.dirname(socket), port: 5432, user: 'postgres', database: 'postgres' },
+    pool: { min: 0, max: 1 },
+  });
+}
 
-/** Distinct statement texts named per process; beyond this, queries run unnamed (no server memory growth). */
-export const MAX_PREPARED = 2000;
+const embedded = new WeakMap<Db, PGlite>();
 
 /**
- * Names every parameterised query by its text, so each PostgreSQL connection parses and plans a
- * query shape once and can reuse a generic plan: planning costs more than running the typical
- * 25-row page. Only queries with bindings are named (they already use the extended protocol, which
- * allows one statement per text). knex passes `options` through to `pg`; this sets them on the way.
+ * Lets other local processes (CLI commands) into the embedded database while this process holds it:
+ * PGlite's socket server on `<dataDir>/.s.PGSQL.5432`, a unix socket only this machine's users with
+ * access to the data folder can open (never TCP). Returns how to stop it; a no-op on PostgreSQL or in memory.
  */
-function preparedStatements(db: Db): Db {
-  const names = new Map<string, string>();
-  const client = db.client as unknown as {
-    _query(
-      conn: unknown,
-      obj: { sql: string; bindings?: unknown[]; options?: Record<string, unknown> },
-    ): Promise<unknown>;
-  };
-  const run = client._query.bind(client);
-  client._query = (conn, obj) => {
-    if (obj.bindings?.length && !obj.options?.name) {
-      let name = names.get(obj.sql);
-      if (!name && names.size < MAX_PREPARED) names.set(obj.sql, (name = `crm_${names.size}`));
-      if (name) obj.options = { ...obj.options, name };
-    }
-    return run(conn, obj);
-  };
-  return db;
+export async function shareEmbedded(db: Db, config: Config, logger?: Logger): Promise<() => Promise<void>> {
+  const pglite = embedded.get(db);
+  if (!pglite) return async () => undefined;
+  const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
+  const socket = embeddedSocketPath(config);
+  // We hold the data-folder lock, so a socket file left here is a crashed run's.
+  if (existsSync(socket)) unlinkSync(socket);
+  const server = new PGLiteSocketServer({ db: pglite, path: socket, maxConnections: 8 });
+  await server.start();
+  chmodSync(socket, 0o600); // this user only (a unix socket needs write permission to connect)
+  logger?.debug({ socket }, 'embedded database shared on a local socket');
+  let stopped: Promise<void> | undefined;
+  const stop = () =>
+    (stopped ??= server.stop().finally(() => {
+      if (existsSync(socket)) unlinkSync(socket);
+    }));
+  stops.set(db, stop);
+  return stop;
+}
+
+const stops = new WeakMap<Db, () => Promise<void>>();
+
+const releases = new WeakMap<Db, () => void>();
+
+const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The cached initialised cluster for the installed PGlite (see bin/pglite-template.mjs), when built. */
+function clusterTemplate(): Buffer | undefined {
+  try {
+    const pkg = path.join(packageRoot, 'node_modules/@electric-sql/pglite/package.json');
+    const { version } = JSON.parse(readFileSync(pkg, 'utf8')) as { version: string };
+    const file = path.join(packageRoot, 'node_modules/.cache/crm-service', `pglite-${version}-cluster.tar`);
+    return existsSync(file) ? readFileSync(file) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -156,7 +183,7 @@ export async function sqlDuring(db: Knex, fn: () => Promise<unknown>): Promise<s
 /** Ends the pool (or closes the embedded database) and releases the data-folder lock. */
 export async function closeDb(db: Db): Promise<void> {
   try {
-    await stopSharing(db);
+    await stops.get(db)?.();
     await db.destroy();
   } finally {
     releases.get(db)?.();
@@ -176,44 +203,6 @@ export async function ping(db: Db): Promise<void> {
   } catch (err) {
     throw new KernelError('E_DATABASE', `Database unreachable: ${(err as Error).message}`, { cause: err });
   }
-}
-
-/** A knex migration source over every enabled plugin's `migrations/` folder, in plugin order. */
-function migrationSource(plugins: PluginMigrations[]): Knex.MigrationSource<{ name: string; file: string }> {
-  return {
-    async getMigrations() {
-      return plugins.flatMap(({ plugin, dir }) =>
-        existsSync(dir)
-          ? readdirSync(dir)
-              .filter((f) => /\.(ts|js|mjs)$/.test(f) && !f.endsWith('.d.ts'))
-              .sort()
-              .map((f) => ({ name: `${plugin}/${f.replace(/\.(ts|js|mjs)$/, '')}`, file: path.join(dir, f) }))
-          : [],
-      );
-    },
-    getMigrationName: (m) => m.name,
-    getMigration: async (m) => (await import(pathToFileURL(m.file).href)) as Knex.Migration,
-  };
-}
-
-/** Applies pending migrations of the given plugins. Returns the names applied. */
-export async function migrate(db: Db, plugins: PluginMigrations[]): Promise<string[]> {
-  const [, applied] = (await db.migrate.latest({
-    migrationSource: migrationSource(plugins),
-    tableName: 'crm_migrations',
-    // Names are `<plugin>/<file>`; a disabled plugin's applied migrations must not fail the start.
-    disableMigrationsListValidation: true,
-  })) as [number, string[]];
-  return applied;
-}
-
-/** Migrations of the given plugins not yet applied (for `/readyz`). */
-export async function pendingMigrations(db: Db, plugins: PluginMigrations[]): Promise<string[]> {
-  const [, pending] = (await db.migrate.list({
-    migrationSource: migrationSource(plugins),
-    tableName: 'crm_migrations',
-  })) as [unknown, Array<{ name: string }>];
-  return pending.map((m) => m.name);
 }
 
 /**

@@ -186,9 +186,8 @@ export function unknownProvider(name: unknown, known: string[]): KernelError {
   const names = list.length > 20 ? `${list.slice(0, 20).join(', ')}, … (${list.length - 20} more)` : list.join(', ');
   return new KernelError(
     'E_OAUTH_PROVIDER_UNKNOWN',
-    `Invalid provider name: ${shown} (known: ${names || 'none'}; ` +
-      "the oauth-providers-grant plugin adds grant's catalogue of providers, " +
-      'and <dataDir>/oauth-providers/<name>.json adds your own)',
+    `Invalid provider name: ${shown} (known: ${names || 'none'}; the oauth-providers-grant plugin adds ` +
+      "grant's catalogue of providers, and <dataDir>/oauth-providers/<name>.json adds your own)",
     { details: { provider: name ?? null, known: list } },
   );
 }
