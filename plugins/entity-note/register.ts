@@ -9,6 +9,7 @@ import {
   type RowAccess,
   type RowOperation,
 } from '../entity-core';
+import { permissionsCatalogue } from '../users';
 import { extendNotes } from './note-lifecycle';
 
 /** How many levels of notes on notes row access follows up to the noted record (deeper comments are hidden). */
@@ -17,6 +18,11 @@ const NOTE_DEPTH = 3;
 export default definePlugin(({ services, hooks }) => {
   const entities = services.resolve<EntityRegistry>('entities');
   extendNotes(entities);
+  hooks.tap(permissionsCatalogue, () => ({
+    name: 'view all notes',
+    label: 'CRM: view all notes',
+    description: 'Read notes marked Author Only that others wrote',
+  }));
 
   /** A note's conditions: its privacy (reading), and the noted record's access, through parent notes. */
   async function noteAccess(principal: Principal, operation: RowOperation, depth: number): Promise<RowAccess> {

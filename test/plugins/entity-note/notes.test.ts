@@ -116,8 +116,20 @@ describe('entity-note: Note over HTTP', function () {
     expect(Object.values(v3.values).map((row) => row.note)).to.deep.equal(['Mine']);
     const v4 = await crm.api4(self.headers, 'Note', 'get', { select: ['note'] });
     expect(v4.values.map((row) => row.note)).to.deep.equal(['Mine']);
-    const comments = await crm.api4(self.headers, 'Note', 'get', { where: [['entity_table', '=', 'civicrm_note']] });
-    expect(comments.values).to.deep.equal([]);
+    const reply = await crm.api4(self.headers, 'Note', 'create', {
+      values: { entity_table: 'civicrm_note', entity_id: own.id, note: 'My comment' },
+    });
+    expect(reply.values[0], JSON.stringify(reply)).to.include({ note: 'My comment' });
+    // Comments on Ann's note exist (created above) but follow Ann's note: hidden.
+    const comments = await crm.api4(self.headers, 'Note', 'get', {
+      select: ['note'],
+      where: [['entity_table', '=', 'civicrm_note']],
+    });
+    expect(comments.values.map((row) => row.note)).to.deep.equal(['My comment']);
+    const onAnn = await crm.api4(self.headers, 'Note', 'create', {
+      values: { entity_table: 'civicrm_note', entity_id: annNote, note: 'Sneaky' },
+    });
+    expect(onAnn.error_message).to.match(/ACL check failed|Permission denied/);
     const other = await crm.api3(self.headers, 'Note', 'create', { entity_id: ann, note: 'Not mine' });
     expect(other).to.include({ is_error: 1, error_message: 'Permission denied to modify contact record' });
     const edit = await crm.api4(self.headers, 'Note', 'update', {
