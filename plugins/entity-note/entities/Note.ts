@@ -20,6 +20,7 @@ const Note: EntityDef = {
       maxlength: 64,
       required: true,
       apiDefault: 'civicrm_contact',
+      v3GetDefault: 'civicrm_contact',
       description: 'Name of table where item being referenced is stored',
     },
     {

@@ -17,6 +17,7 @@ const EntityTag: EntityDef = {
       maxlength: 64,
       options: TAG_USED_FOR,
       apiDefault: 'civicrm_contact',
+      v3GetDefault: 'civicrm_contact',
     },
     {
       name: 'entity_id',

@@ -84,6 +84,18 @@ describe('entity-note: Note over HTTP', function () {
     expect(left.values.map((row) => row.id)).to.deep.equal([comment.values[0].id, reply.values[0].id]);
   });
 
+  it('APIv3 Note.get filters entity_table = civicrm_contact unless told otherwise; APIv4 has no such default', async () => {
+    const v3 = await crm.api3(admin, 'Note', 'get', { options: { limit: 0 } });
+    const tables = new Set(Object.values(v3.values).map((row) => row.entity_table));
+    expect([...tables]).to.deep.equal(['civicrm_contact']);
+    const comments = await crm.api3(admin, 'Note', 'get', { entity_table: 'civicrm_note' });
+    expect(comments.count).to.equal(2);
+    const v4 = await crm.api4(admin, 'Note', 'get', { select: ['entity_table'], limit: 0 });
+    expect(new Set(v4.values.map((row) => row.entity_table)).size).to.equal(2);
+    const spec = await crm.api3(admin, 'Note', 'getfields', { action: 'get' });
+    expect(spec.values.entity_table).to.include({ 'api.default': 'civicrm_contact' });
+  });
+
   it('APIv4 create, get with a join, update and delete; getfields', async () => {
     const made = await crm.api4(admin, 'Note', 'create', {
       values: { entity_id: bob, note: 'Called', 'privacy:name': 'Author Only' },
