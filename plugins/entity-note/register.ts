@@ -10,6 +10,7 @@ import {
   type RowOperation,
 } from '../entity-core';
 import { permissionsCatalogue } from '../users';
+import { dropNotesOfDeletedContacts } from './contact-cleanup';
 import { extendNotes } from './note-lifecycle';
 
 /** How many levels of notes on notes row access follows up to the noted record (deeper comments are hidden). */
@@ -18,6 +19,7 @@ const NOTE_DEPTH = 3;
 export default definePlugin(({ services, hooks }) => {
   const entities = services.resolve<EntityRegistry>('entities');
   extendNotes(entities);
+  dropNotesOfDeletedContacts(entities);
   hooks.tap(permissionsCatalogue, () => ({
     name: 'view all notes',
     label: 'CRM: view all notes',

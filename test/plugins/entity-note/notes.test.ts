@@ -161,6 +161,29 @@ describe('entity-note: Note over HTTP', function () {
     expect(all.values.map((row) => row.note)).to.include('Secret');
   });
 
+  it('a contact moved to the trash keeps its notes; deleted for good, its notes (and their comments) go', async () => {
+    const carl = Number(
+      (await crm.api3(admin, 'Contact', 'create', { contact_type: 'Individual', first_name: 'Carl' })).id,
+    );
+    const note = Number((await crm.api3(admin, 'Note', 'create', { entity_id: carl, note: 'About Carl' })).id);
+    await crm.api4(admin, 'Note', 'create', { values: { entity_table: 'civicrm_note', entity_id: note, note: 'Re' } });
+    expect(await crm.api3(admin, 'Contact', 'delete', { id: carl })).to.include({ is_error: 0 });
+    expect((await crm.api4(admin, 'Note', 'get', { where: [['id', '=', note]] })).values).to.have.length(1);
+    expect(await crm.api3(admin, 'Contact', 'delete', { id: carl, skip_undelete: 1 })).to.include({ is_error: 0 });
+    const left = await crm.api4(admin, 'Note', 'get', {
+      where: [
+        [
+          'OR',
+          [
+            ['id', '=', note],
+            ['entity_id', '=', note],
+          ],
+        ],
+      ],
+    });
+    expect(left.values).to.deep.equal([]);
+  });
+
   it('permissions (§6.2): Note needs no API permission, only row access; anonymous callers see nothing', async () => {
     const plain = await crm.userWith('plain', []);
     const got = await crm.api3(plain.headers, 'Note', 'get', {});

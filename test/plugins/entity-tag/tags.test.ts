@@ -154,6 +154,18 @@ describe('entity-tag: Tag and EntityTag over HTTP', function () {
       const left = await crm.api4(admin, 'EntityTag', 'get', { where: [['tag_id', '=', tag]] });
       expect(left.values).to.deep.equal([]);
     });
+    it('a contact deleted for good loses its entity tags; one in the trash keeps them', async () => {
+      const carl = Number(
+        (await crm.api3(admin, 'Contact', 'create', { contact_type: 'Individual', first_name: 'Carl' })).id,
+      );
+      await crm.api3(admin, 'EntityTag', 'create', { contact_id: carl, tag_id: donor });
+      const tagsOf = async () =>
+        (await crm.api4(admin, 'EntityTag', 'get', { where: [['entity_id', '=', carl]] })).values.length;
+      await crm.api3(admin, 'Contact', 'delete', { id: carl });
+      expect(await tagsOf()).to.equal(1);
+      await crm.api3(admin, 'Contact', 'delete', { id: carl, skip_undelete: 1 });
+      expect(await tagsOf()).to.equal(0);
+    });
     it('a contact-limited user sees and writes only the tags of contacts it may see', async () => {
       const self = await crm.userWith('self-only', ['access CRM', 'view my contact', 'edit my contact']);
       await crm.api3(admin, 'EntityTag', 'create', { contact_id: self.contactId, tag_id: donor });
