@@ -212,6 +212,7 @@ class Generic extends Api3Writes {
       if (field.apiRequired && action !== 'get' && !byUnique) spec['api.required'] = 1;
       if (field.apiDefault !== undefined && !byUnique) spec['api.default'] = field.apiDefault;
       if (field.getDefault !== undefined && byUnique) spec['api.default'] = field.getDefault;
+      if (field.v3GetDefault !== undefined && byUnique) spec['api.default'] = field.v3GetDefault;
       const aliases = [...(field.aliases ?? [])];
       if (field.name === 'id' && !aliases.includes(`${snakeName}_id`)) aliases.unshift(`${snakeName}_id`);
       if (aliases.length) spec['api.aliases'] = aliases;

@@ -45,11 +45,11 @@ export abstract class Api3Reads {
     const where = [...(await parseFilters(this.fc(ctx), e, p, o.or)), ...extra];
     for (const f of e.fields) {
       if (
-        f.getDefault !== undefined &&
+        (f.getDefault ?? f.v3GetDefault) !== undefined &&
         !where.some((w) => 'path' in w && w.path === f.name) &&
         ![f.name, f.uniqueName, ...(f.aliases ?? [])].some((k) => k && p[k] !== undefined)
       ) {
-        where.push({ path: f.name, op: '=', value: f.getDefault });
+        where.push({ path: f.name, op: '=', value: f.getDefault ?? f.v3GetDefault });
       }
     }
     return { o, where };

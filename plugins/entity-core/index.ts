@@ -1,6 +1,6 @@
 export * from './types';
 export * from './hooks';
-export { EntityRegistry, type OptionItem, type OptionGroupSource } from './registry';
+export { EntityRegistry, referenceTable, type OptionItem, type OptionGroupSource } from './registry';
 export { ChangeBus } from './change-bus';
 export { permissionFor, snake } from './permissions';
 export * from './schema';
@@ -22,7 +22,7 @@ export {
 } from './conditions';
 export { EntityStore } from './store';
 export { dbError } from './db-errors';
-export { allOf } from './row-access';
+export { allOf, referencedRowAccess, RowAccessControl } from './row-access';
 export { apiCliCommand, CLI_PRINCIPAL } from './cli';
 export { EntityService, type EntitySession, type SaveErrors, type SaveOptions } from './service';
 export type { Entities, EntityQuery } from './entities';

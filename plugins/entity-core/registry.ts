@@ -2,6 +2,10 @@
 import type { Knex } from 'knex';
 import { KernelError } from '../../kernel';
 import type { CompiledEntity, EntityDef, EntityLifecycle, FieldDef } from './types';
+import { snake } from './permissions';
+
+/** The reference's table name for an entity: `civicrm_<snake name>` (`EntityTag` → `civicrm_entity_tag`). */
+export const referenceTable = (entity: string): string => `civicrm_${snake(entity)}`;
 
 export interface OptionItem {
   value: string;
@@ -115,9 +119,14 @@ export class EntityRegistry {
     return e;
   }
 
-  /** The entity stored in this table (dynamic references name tables: `entity_table` = 'crm_contact'). */
+  /**
+   * The entity stored in this table (dynamic references name tables: `entity_table` = 'crm_contact'), or
+   * named by the reference's table name for it (`civicrm_contact`, `civicrm_entity_tag`), which is what
+   * clients send and what the reference's option lists (`tag_used_for`, `note_used_for`) hold.
+   */
   byTable(table: string): CompiledEntity | undefined {
     for (const entity of this.map.values()) if (entity.table === table) return entity;
+    for (const entity of this.map.values()) if (referenceTable(entity.name) === table) return entity;
     return undefined;
   }
 

@@ -102,3 +102,32 @@ export class RowAccessControl {
     return found.length > 0;
   }
 }
+
+/**
+ * Row access of a record with a dynamic reference (`entity_table` + `entity_id`: Note, EntityTag) that follows
+ * the referenced record's: a row pointing at one of the `tables` is allowed when the caller may do `operation` on
+ * the referenced row (`{exists}` over that entity with its own conditions); rows pointing at other tables are
+ * left to other rules. `tables` maps each entity to the table name stored in `entity_table`.
+ */
+export async function referencedRowAccess(
+  control: RowAccessControl,
+  registry: EntityRegistry,
+  principal: Principal,
+  operation: RowOperation,
+  ref: { tableField: string; idField: string; tables: Record<string, string> },
+): Promise<RowAccess> {
+  const restricted: string[] = [];
+  const allowed: Condition[] = [];
+  for (const [name, table] of Object.entries(ref.tables)) {
+    const target = registry.find(name);
+    if (!target) continue;
+    const access = await control.answer(target, operation, principal);
+    if (access === 'all') continue;
+    restricted.push(table);
+    if (access === 'none') continue;
+    const exists: Condition = { exists: { entity: name, field: 'id', ref: ref.idField, where: access.where } };
+    allowed.push({ and: [{ path: ref.tableField, op: '=', value: table }, exists] });
+  }
+  if (!restricted.length) return 'all';
+  return { where: [{ or: [{ path: ref.tableField, op: 'NOT IN', value: restricted }, ...allowed] }] };
+}

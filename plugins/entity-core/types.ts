@@ -21,6 +21,11 @@ export interface FieldDef {
   apiDefault?: unknown;
   /** Default applied to get filters when absent (e.g. Contact `is_deleted` 0). */
   getDefault?: unknown;
+  /**
+   * APIv3 only: default applied to get filters when absent (the reference's `_<entity>_get_spec` api.default,
+   * e.g. Note and EntityTag `entity_table` = civicrm_contact; APIv4 has no such default).
+   */
+  v3GetDefault?: unknown;
   /** Foreign key: the entity this field points at (by id). */
   fk?: string;
   /** Option-group pseudoconstant: values come from OptionValue rows of this group. */
