@@ -83,7 +83,12 @@ export function extendGroups(entities: EntityRegistry, smart: SmartGroups, bus: 
   // A write to a group or a saved search reloads the smart groups' criteria (here, then on every instance).
   const reload = async (_row: Row, sc: SaveContext) => {
     await smart.load(sc.entities);
-    await bus().announce(sc.db, SMART_GROUPS_TOPIC);
+    // The bus also tells this instance at once, which would re-read the data as committed before this write:
+    // that delivery (made synchronously by announce) is muted; PostgreSQL's after-commit notice is not.
+    smart.muted = true;
+    const announced = bus().announce(sc.db, SMART_GROUPS_TOPIC);
+    smart.muted = false;
+    await announced;
   };
   entities.extend('SavedSearch', {
     beforeSave(values) {

@@ -17,6 +17,7 @@ export default definePlugin(({ services, actions, onReady, log }) => {
     const load = () => smart.load(service().bind({ db, principal: CLI_PRINCIPAL, trusted: true }));
     await load();
     services.resolve<ChangeBus>('changeBus').on(SMART_GROUPS_TOPIC, () => {
+      if (smart.muted) return;
       load().catch((err: Error) => log.warn({ err: err.message }, 'could not reload the smart groups'));
     });
   });

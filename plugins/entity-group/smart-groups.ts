@@ -42,6 +42,8 @@ export function criteria(contact: CompiledEntity, where: unknown, depth = 0): Co
 
 export class SmartGroups {
   private groups: SmartGroup[] = [];
+  /** True while this instance announces its own write (its in-transaction load is the fresher one). */
+  muted = false;
 
   constructor(private readonly contact: () => CompiledEntity) {}
 
