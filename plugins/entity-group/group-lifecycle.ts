@@ -7,6 +7,7 @@ import type { ChangeBus, Condition, Entities, EntityRegistry, SaveContext } from
 import { criteria, SMART_GROUPS_TOPIC, type SmartGroups } from './smart-groups';
 
 type Row = Record<string, unknown>;
+const GROUP_KEYS = ['group', 'filter.group_id', 'filter_group_id'];
 const has = (v: unknown) => v !== undefined && v !== null && v !== '';
 
 /** A name from a title: letters, digits and underscores, at most 64 characters. */
@@ -134,10 +135,12 @@ export function extendGroups(entities: EntityRegistry, smart: SmartGroups, bus: 
   });
 
   entities.extend('Contact', {
+    // `group`, or the legacy `filter.group_id` / `filter_group_id`.
     beforeGet(params, { api }) {
-      if (api !== 3 || !has(params.group)) return undefined;
-      const { group, ...rest } = params;
-      const condition = groupFilter(group, smart);
+      const key = GROUP_KEYS.find((name) => has(params[name]));
+      if (api !== 3 || !key) return undefined;
+      const rest = Object.fromEntries(Object.entries(params).filter(([name]) => !GROUP_KEYS.includes(name)));
+      const condition = groupFilter(params[key], smart);
       return { params: rest, where: condition ? [condition] : [] };
     },
   });

@@ -170,13 +170,15 @@ describe('entity-group over HTTP', () => {
       ).to.equal(403);
     });
 
-    it('Contact.get filters by group: an id, a list, {IN: …}, a name (APIv3)', async () => {
+    it('Contact.get filters by group: an id, a list, {IN: …}, a name, legacy filter_group_id (APIv3)', async () => {
       const ids = async (group: unknown) =>
         Object.keys((await v3(admin, 'Contact', 'get', { group, return: ['id'] })).values).map(Number);
       expect(await ids(staff)).to.have.members([ann, bob]);
       expect(await ids([board])).to.have.members([ann]);
       expect(await ids({ IN: [staff, board] })).to.have.members([ann, bob]);
       expect(await ids('Directors')).to.have.members([ann]);
+      const legacy = await v3(admin, 'Contact', 'get', { filter_group_id: board, return: ['id'] });
+      expect(Object.keys(legacy.values).map(Number)).to.have.members([ann]);
     });
   });
 
