@@ -23,7 +23,7 @@ export abstract class Api3Reads {
   ) {}
 
   protected session(ctx: ActionContext): EntitySession {
-    return { db: ctx.db, principal: ctx.principal, scope: ctx.scope, trusted: ctx.trusted };
+    return { db: ctx.db, principal: ctx.principal, scope: ctx.scope, trusted: ctx.trusted, api: 3 };
   }
 
   protected fc(ctx: ActionContext): FilterContext {

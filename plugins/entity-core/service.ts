@@ -25,6 +25,8 @@ export interface EntitySession {
   trusted?: boolean;
   /** The request scope (join permission checks ask `kernel.can` through it). */
   scope?: AwilixContainer<Cradle>;
+  /** The API version reading, when one says so (beforeGet taps that follow one version's wire rules). */
+  api?: 3 | 4;
 }
 
 /** How a translator wants the service's refusals worded (each API has its own shape). */
@@ -67,11 +69,11 @@ export class EntityService {
   beforeGet(
     entity: CompiledEntity,
     params: Row,
-    session: Pick<EntitySession, 'principal' | 'trusted'>,
+    session: Pick<EntitySession, 'principal' | 'trusted' | 'api'>,
   ): { params: Row; where: Condition[] } {
     let current = params;
     const where: Condition[] = [];
-    const ctx = { principal: session.principal, trusted: this.isTrusted(session) };
+    const ctx = { principal: session.principal, trusted: this.isTrusted(session), api: session.api };
     for (const lifecycle of entity.lifecycle) {
       const result = lifecycle.beforeGet?.(current, ctx);
       if (result?.params) current = result.params;

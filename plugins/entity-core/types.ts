@@ -115,7 +115,7 @@ export interface EntityLifecycle {
    */
   beforeGet?(
     params: Record<string, unknown>,
-    ctx: { principal: Principal; trusted?: boolean },
+    ctx: { principal: Principal; trusted?: boolean; api?: 3 | 4 },
   ): { params?: Record<string, unknown>; where?: import('./conditions').Condition[] } | void;
 }
 
