@@ -73,22 +73,24 @@ export function describe(req: HostileRequest): string {
   return `[${req.label}] ${req.method} ${req.path.slice(0, 200)}${req.path.length > 200 ? '…' : ''}${body}`;
 }
 
+/** Percent-decodes each run of escapes on its own; a run that is not valid UTF-8 stays as sent. */
+function tolerantDecode(text: string): string {
+  return text.replace(/\+/g, ' ').replace(/(%[0-9a-f]{2})+/gi, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+  });
+}
+
 function requestText(req: HostileRequest): string {
-  let text = req.path;
-  try {
-    text += '\n' + decodeURIComponent(req.path.replace(/\+/g, ' '));
-  } catch {
-    // not decodable: the raw text is enough
-  }
+  // Decoded run by run, so one invalid escape (a lone surrogate) does not hide the rest of what was sent.
+  let text = req.path + '\n' + tolerantDecode(req.path);
   for (const [name, value] of req.headers ?? []) text += `\n${name}: ${value}`;
   if (req.body !== undefined) {
     const body = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : req.body;
-    text += '\n' + body;
-    try {
-      text += '\n' + decodeURIComponent(body.replace(/\+/g, ' '));
-    } catch {
-      // not form-encoded text
-    }
+    text += '\n' + body + '\n' + tolerantDecode(body);
   }
   return text;
 }
