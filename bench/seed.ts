@@ -221,8 +221,10 @@ async function createCredentials(
   } catch {
     // Already there from an earlier run on this database.
   }
-  const list = cli(env, 'user', 'list');
-  const contactId = /\tbench\tcontact (\d+)/.exec(list)?.[1];
+  const list = cli(env, 'user', 'list', '--json');
+  const users = JSON.parse(list) as Array<{ username: string; contact: number }>;
+  const found = users.find((user) => user.username === 'bench')?.contact;
+  const contactId = found === undefined ? undefined : String(found);
   if (!contactId) throw new Error(`bench user not found in:\n${list}`);
   const apiKey = cli(env, 'key', 'create', '--user', 'bench', '--label', 'bench').trim().split('\n').pop()!.trim();
   const jwt = cli(env, 'jwt', 'issue', '--contact', contactId, '--ttl', '7200').trim().split('\n')[0].trim();
