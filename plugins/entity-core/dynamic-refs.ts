@@ -4,7 +4,8 @@
  */
 import type { Knex } from 'knex';
 import { KernelError } from '../../kernel';
-import type { EntityRegistry } from './registry';
+import type { Entities } from './entities';
+import { referenceTable, type EntityRegistry } from './registry';
 import type { CompiledEntity } from './types';
 
 type Row = Record<string, unknown>;
@@ -35,5 +36,33 @@ export async function checkDynamicReferences(
       throw invalidReference(`'${String(table)}' is not a valid value for ${ref.tableField}`, ref.tableField);
     const found = await db(target.table).where('id', Number(id)).first('id');
     if (!found) throw invalidReference(`${target.name} id ${String(id)} not found (${field.name})`, field.name);
+  }
+}
+
+/**
+ * After a row is deleted for good: the records whose cascading dynamic reference points at it (by either
+ * table name) are deleted through `entities` (a trusted binding in the same transaction), so their own
+ * hooks and cascades run — a note's comments, a contact's notes and entity tags.
+ */
+export async function cascadeDynamicReferences(
+  entities: Entities,
+  registry: EntityRegistry,
+  deleted: CompiledEntity,
+  id: number,
+): Promise<void> {
+  const tables = [deleted.table, referenceTable(deleted.name)];
+  for (const name of registry.names()) {
+    for (const field of registry.get(name).fields) {
+      const ref = field.dynamicFk;
+      if (ref?.onDelete !== 'cascade' || (ref.entities && !ref.entities.includes(deleted.name))) continue;
+      const rows = await entities.get(name, {
+        where: [
+          { path: ref.tableField, op: 'IN', value: tables },
+          { path: field.name, op: '=', value: id },
+        ],
+        select: ['id'],
+      });
+      for (const row of rows) await entities.delete(name, Number(row.id));
+    }
   }
 }

@@ -13,7 +13,7 @@ import type { Condition, Query } from './conditions';
 import type { EntityStore } from './store';
 import type { CompiledEntity, SaveContext } from './types';
 import { bindEntities, type Entities } from './entities';
-import { checkDynamicReferences } from './dynamic-refs';
+import { cascadeDynamicReferences, checkDynamicReferences } from './dynamic-refs';
 
 type Row = Record<string, unknown>;
 
@@ -203,7 +203,10 @@ export class EntityService {
         handled = true;
         break;
       }
-    if (!handled) await this.store.remove(session.db, entity, Number(row.id));
+    if (!handled) {
+      await this.store.remove(session.db, entity, Number(row.id));
+      await cascadeDynamicReferences(this.bind({ ...session, trusted: true }), this.registry, entity, Number(row.id));
+    }
     for (const lifecycle of entity.lifecycle) await lifecycle.afterDelete?.(row, sc);
   }
 

@@ -45,7 +45,12 @@ export interface FieldDef {
    * (`entity_table` + `entity_id`). Writes check the table names a known entity (one of `entities`, when
    * given) and that the row exists.
    */
-  dynamicFk?: { tableField: string; entities?: string[] };
+  /**
+   * A dynamic reference (`entity_table` + `entity_id`): checked on every write; with `onDelete: 'cascade'`
+   * the record goes (through the entity service, its own hooks and cascades included) when the row it
+   * points at is deleted for good.
+   */
+  dynamicFk?: { tableField: string; entities?: string[]; onDelete?: 'cascade' };
   /** Money/precision: numeric(precision, scale) for Money (default 20,2) and Float overrides. */
   precision?: [number, number];
   uniqueName?: string;

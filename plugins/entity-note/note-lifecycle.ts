@@ -1,4 +1,7 @@
-/** Note behaviour: the author defaults, the modified date, and deleting a note deletes the notes on it. */
+/**
+ * Note behaviour: the author defaults and the modified date. Comments (notes on a note) and the notes of a
+ * contact deleted for good go with it through the dynamic reference's `onDelete: 'cascade'`.
+ */
 import type { EntityRegistry, SaveContext } from '../entity-core';
 
 type Row = Record<string, unknown>;
@@ -14,15 +17,6 @@ function beforeSave(values: Row, sc: SaveContext): Row {
   return out;
 }
 
-/** Comments (notes on this note) go with it, and theirs with them. */
-async function beforeDelete(row: Row, sc: SaveContext): Promise<void> {
-  const children = await sc.entities.get('Note', {
-    where: { entity_table: 'civicrm_note', entity_id: Number(row.id) },
-    select: ['id'],
-  });
-  for (const child of children) await sc.entities.delete('Note', Number(child.id));
-}
-
 export function extendNotes(entities: EntityRegistry): void {
-  entities.extend('Note', { beforeSave, beforeDelete });
+  entities.extend('Note', { beforeSave });
 }

@@ -10,7 +10,6 @@ import {
   type RowOperation,
 } from '../entity-core';
 import { permissionsCatalogue } from '../users';
-import { dropNotesOfDeletedContacts } from './contact-cleanup';
 import { extendNotes } from './note-lifecycle';
 
 /** How many levels of notes on notes row access follows up to the noted record (deeper comments are hidden). */
@@ -19,7 +18,6 @@ const NOTE_DEPTH = 3;
 export default definePlugin(({ services, hooks }) => {
   const entities = services.resolve<EntityRegistry>('entities');
   extendNotes(entities);
-  dropNotesOfDeletedContacts(entities);
   hooks.tap(permissionsCatalogue, () => ({
     name: 'view all notes',
     label: 'CRM: view all notes',

@@ -7,14 +7,12 @@ import {
   type EntityService,
   type EntityStore,
 } from '../entity-core';
-import { dropTagsOfDeletedContacts } from './contact-cleanup';
 import { defineEntityTagActions } from './entity-tag-actions';
 import { extendTags } from './tag-lifecycle';
 
 export default definePlugin(({ services, hooks, actions }) => {
   const entities = services.resolve<EntityRegistry>('entities');
   extendTags(entities);
-  dropTagsOfDeletedContacts(entities);
   defineEntityTagActions(actions, () => services.resolve<EntityService>('entityService'));
   // A tag on a contact is seen with the contact and written by those who may edit it.
   hooks.tap(entityAccess, ({ entity, operation, principal }) => {

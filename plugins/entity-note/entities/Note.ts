@@ -29,7 +29,7 @@ const Note: EntityDef = {
       title: 'Note Entity ID',
       required: true,
       apiRequired: true,
-      dynamicFk: { tableField: 'entity_table', entities: NOTE_USED_FOR },
+      dynamicFk: { tableField: 'entity_table', entities: NOTE_USED_FOR, onDelete: 'cascade' },
     },
     { name: 'note', type: 'Text', title: 'Note', apiRequired: true },
     { name: 'contact_id', type: 'Int', title: 'Created By Contact ID', fk: 'Contact', onDelete: 'set null' },

@@ -26,7 +26,7 @@ const EntityTag: EntityDef = {
       required: true,
       apiRequired: true,
       aliases: ['contact_id'],
-      dynamicFk: { tableField: 'entity_table' },
+      dynamicFk: { tableField: 'entity_table', onDelete: 'cascade' },
     },
     {
       name: 'tag_id',
