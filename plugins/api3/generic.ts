@@ -6,7 +6,7 @@
 import { CONTROL_PARAMS_SCHEMA } from './control-params';
 import { type ActionContext, type ActionRegistrar } from '../../kernel';
 import type { CompiledEntity, EntityService } from '../entity-core';
-import { permissionFor } from '../entity-core';
+import { permissionFor, referenceCounts } from '../entity-core';
 import { envelope, scalarEnvelope } from './envelope';
 import { invalid, mandatoryMissing } from './errors';
 import { optionValue, truthy } from './params';
@@ -113,7 +113,7 @@ class Generic extends Api3Writes {
   async getrefcount(e: CompiledEntity, p: Params, ctx: ActionContext): Promise<unknown> {
     const id = this.idOf(e, p);
     if (id === undefined) throw mandatoryMissing(['id']);
-    const counts = await this.service.store.refCounts(ctx.db, e, id);
+    const counts = await referenceCounts(ctx.db, this.registry, e, id);
     return envelope(counts.map((c) => ({ ...c })) as Row[], { sequential: true });
   }
 

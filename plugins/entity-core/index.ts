@@ -21,6 +21,7 @@ export {
   type Query,
 } from './conditions';
 export { EntityStore } from './store';
+export { referenceCounts, type RefCount } from './ref-counts';
 export { dbError } from './db-errors';
 export { allOf, referencedRowAccess, RowAccessControl } from './row-access';
 export { apiCliCommand, CLI_PRINCIPAL } from './cli';

@@ -220,24 +220,4 @@ export class EntityStore {
   async remove(db: Knex, entity: CompiledEntity, id: number): Promise<number> {
     return guarded(async () => db(entity.table).where('id', id).del());
   }
-
-  /** Rows elsewhere that reference this record, per referencing table/column (getrefcount). */
-  async refCounts(
-    db: Knex,
-    entity: CompiledEntity,
-    id: number,
-  ): Promise<Array<{ name: string; type: string; table: string; key: string; count: number }>> {
-    const out: Array<{ name: string; type: string; table: string; key: string; count: number }> = [];
-    for (const name of this.registry.names()) {
-      const other = this.registry.get(name);
-      for (const field of other.fields.filter((candidate) => candidate.fk === entity.name && !candidate.related)) {
-        const column = field.column ?? field.name;
-        const [row] = (await db(other.table).where(column, id).count({ n: '*' })) as Array<{ n: string }>;
-        const count = Number(row.n);
-        if (count)
-          out.push({ name: `sql:${other.table}:${column}`, type: 'Basic', table: other.table, key: column, count });
-      }
-    }
-    return out;
-  }
 }

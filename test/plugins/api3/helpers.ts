@@ -30,8 +30,8 @@ export interface Engine {
   countQueries: (fn: () => Promise<unknown>) => Promise<number>;
 }
 
-export async function bootEngine(opts: { withRowAccess?: boolean } = {}): Promise<Engine> {
-  const plugins = opts.withRowAccess ? [...ENGINE_PLUGINS, 'row-access-tap'] : ENGINE_PLUGINS;
+export async function bootEngine(opts: { withRowAccess?: boolean; plugins?: string[] } = {}): Promise<Engine> {
+  const plugins = [...ENGINE_PLUGINS, ...(opts.withRowAccess ? ['row-access-tap'] : []), ...(opts.plugins ?? [])];
   const booted = await bootTestKernel({
     plugins,
     logLevel: 'warn',
