@@ -21,8 +21,8 @@ describe('api3 getrefcount (4.5.0): standard, dynamic and option-value reference
     await engine.call('Note', 'create', { entity_id: ann, note: 'second' });
     const tag = await engine.call('Tag', 'create', { name: 'VIP' });
     await engine.call('EntityTag', 'create', { contact_id: ann, tag_id: tag.id });
-    const r = await engine.call('Contact', 'getrefcount', { id: ann });
-    expect(r.values).to.have.deep.members([
+    const counts = await engine.call('Contact', 'getrefcount', { id: ann });
+    expect(counts.values).to.have.deep.members([
       {
         name: 'sql:crm_email:contact_id',
         type: 'CRM_Core_Reference_Basic',
