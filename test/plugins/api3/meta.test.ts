@@ -78,7 +78,13 @@ describe('api3 meta actions: getfields, getoptions, getunique, getrefcount, getl
   it('getrefcount counts referencing rows; unknown ids give an empty list', async () => {
     const r = await engine.call('Contact', 'getrefcount', { id: ann });
     expect(r.values).to.deep.equal([
-      { name: 'sql:crm_email:contact_id', type: 'CRM_Core_Reference_Basic', table: 'crm_email', key: 'contact_id', count: 1 },
+      {
+        name: 'sql:crm_email:contact_id',
+        type: 'CRM_Core_Reference_Basic',
+        table: 'crm_email',
+        key: 'contact_id',
+        count: 1,
+      },
     ]);
     expect((await engine.call('Contact', 'getrefcount', { id: 999999 })).values).to.deep.equal([]);
     expect((await engine.fail('Contact', 'getrefcount', {})).details).to.include({ error_code: 'mandatory_missing' });
