@@ -22,6 +22,7 @@ export {
 } from './conditions';
 export { EntityStore } from './store';
 export { referenceCounts, type RefCount } from './ref-counts';
+export { listFilterItems, listFilterConditions } from './list-filters';
 export { dbError } from './db-errors';
 export { allOf, referencedRowAccess, RowAccessControl } from './row-access';
 export { apiCliCommand, CLI_PRINCIPAL } from './cli';

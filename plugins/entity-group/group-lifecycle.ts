@@ -3,7 +3,15 @@
  * created_id / modified_id), GroupNesting keeping Group.parents / children in step, GroupContact's APIv3
  * get default (status Added) and Contact.get's `group` filter.
  */
-import type { ChangeBus, Condition, Entities, EntityRegistry, SaveContext } from '../entity-core';
+import {
+  listFilterConditions,
+  listFilterItems,
+  type ChangeBus,
+  type Condition,
+  type Entities,
+  type EntityRegistry,
+  type SaveContext,
+} from '../entity-core';
 import { criteria, SMART_GROUPS_TOPIC, type SmartGroups } from './smart-groups';
 
 type Row = Record<string, unknown>;
@@ -47,23 +55,9 @@ async function syncNesting(entities: Entities, groupIds: unknown[]) {
  * from it.
  */
 export function groupFilter(value: unknown, smart?: SmartGroups): Condition | null {
-  let items: unknown[] = Array.isArray(value) ? value : [value];
-  if (value && typeof value === 'object' && !Array.isArray(value)) {
-    const [op, operand] = Object.entries(value as Row)[0] ?? [];
-    if (!op || !['IN', '='].includes(op.toUpperCase())) return null;
-    items = Array.isArray(operand) ? operand : [operand];
-  }
-  if (typeof value === 'string' && value.includes(',')) items = value.split(',');
-  const ors: Condition[] = items.filter(has).map((item) =>
-    /^\d+$/.test(String(item).trim())
-      ? { path: 'group_id', op: '=', value: Number(item) }
-      : {
-          or: [
-            { path: 'group_id.name', op: '=', value: String(item) },
-            { path: 'group_id.title', op: '=', value: String(item) },
-          ],
-        },
-  );
+  const items = listFilterItems(value);
+  if (!items) return null;
+  const ors = listFilterConditions(items, 'group_id', ['group_id.name', 'group_id.title']);
   if (!ors.length) return null;
   const added: Condition = { path: 'status', op: '=', value: 'Added' };
   const members: Condition = { exists: { entity: 'GroupContact', field: 'contact_id', where: [added, { or: ors }] } };

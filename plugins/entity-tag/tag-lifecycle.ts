@@ -1,6 +1,12 @@
 /** Tag and EntityTag behaviour: names and labels fill each other, the author, and where a tag may be used. */
 import { KernelError } from '../../kernel';
-import type { EntityRegistry, SaveContext } from '../entity-core';
+import {
+  listFilterConditions,
+  listFilterItems,
+  type Condition,
+  type EntityRegistry,
+  type SaveContext,
+} from '../entity-core';
 
 type Row = Record<string, unknown>;
 const present = (value: unknown) => value !== undefined && value !== null && value !== '';
@@ -25,6 +31,24 @@ export function extendTags(entities: EntityRegistry): void {
     afterDelete: (_row, sc) => entities.optionsChanged(sc.db),
   });
   entities.extend('EntityTag', { beforeSave: checkUsedFor });
+  entities.extend('Contact', {
+    // Contact.get `tag` (APIv3): contacts carrying one of the tags, given by id or name.
+    beforeGet(params, { api }) {
+      if (api !== 3 || !present(params.tag)) return undefined;
+      const { tag, ...rest } = params;
+      const condition = tagFilter(tag);
+      return { params: rest, where: condition ? [condition] : [] };
+    },
+  });
+}
+
+/** Contacts with an EntityTag row for one of the tags (an id, a name, a list, or `{IN: [...]}`). */
+export function tagFilter(value: unknown): Condition | null {
+  const items = listFilterItems(value);
+  if (!items?.length) return null;
+  const onContacts: Condition = { path: 'entity_table', op: 'IN', value: ['civicrm_contact', 'crm_contact'] };
+  const tags: Condition = { or: listFilterConditions(items, 'tag_id', ['tag_id.name', 'tag_id.label']) };
+  return { exists: { entity: 'EntityTag', field: 'entity_id', where: [onContacts, tags] } };
 }
 
 /** A tag is attached only where its `used_for` allows, and a tag set itself is never attached. */

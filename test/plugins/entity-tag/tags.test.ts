@@ -114,6 +114,18 @@ describe('entity-tag: Tag and EntityTag over HTTP', function () {
       expect(v4.values.map((row) => row.entity_id)).to.deep.equal([ann, bob]);
       expect(v4.values[0]['tag_id:label']).to.equal('Major Donor');
     });
+    it('Contact.get filters by tag: an id, a name, a list, {IN: …} (APIv3)', async () => {
+      const ids = async (tag: unknown) =>
+        Object.keys((await crm.api3(admin, 'Contact', 'get', { tag, return: ['id'] })).values)
+          .map(Number)
+          .sort((a, b) => a - b);
+      expect(await ids(donor)).to.deep.equal([ann, bob]);
+      expect(await ids('VIP')).to.deep.equal([ann]);
+      expect(await ids([donor, 'VIP'])).to.deep.equal([ann, bob]);
+      expect(await ids({ IN: ['VIP'] })).to.deep.equal([ann]);
+      expect(await ids(`${donor},VIP`)).to.deep.equal([ann, bob]);
+      expect(await ids('No such tag')).to.deep.equal([]);
+    });
     it('a tag is used only where its used_for allows, and a tag set is never attached', async () => {
       const activities = await crm.api4(admin, 'Tag', 'create', {
         values: { name: 'Urgent', used_for: ['civicrm_activity'] },
