@@ -42,3 +42,19 @@ export async function employerId(name: string, given: unknown, sc: SaveContext):
   if (has(given) && Number(given) !== id) throw invalid('Employer name and Employer id Mismatch');
   return id;
 }
+
+/**
+ * The legacy `home_url` (also spelled `home_URL`) of APIv3 Contact.create: stored as a Website of the first
+ * website type, as the reference does, rather than dropped.
+ */
+export async function saveHomeUrl(row: Row, sc: SaveContext): Promise<void> {
+  const url = sc.params.home_url ?? sc.params.home_URL;
+  if (typeof url !== 'string' || !url.trim()) return;
+  const [type] = await sc.entities.get('OptionValue', {
+    where: { 'option_group_id.name': 'website_type', is_active: true },
+    select: ['value'],
+    orderBy: [{ path: 'weight', dir: 'ASC' }],
+    limit: 1,
+  });
+  await sc.entities.save('Website', { contact_id: row.id, url: url.trim(), website_type_id: type?.value ?? null });
+}

@@ -1,14 +1,14 @@
 /**
  * The Contact entity's lifecycle: get's showAll and name search, the rules a save applies (mandatory names
  * per type, sub-types, API key permission, employer, display and sort names), the primary email made on
- * create, and delete to the trash unless skip_undelete.
+ * create, the legacy home URL, delete to the trash unless skip_undelete, and restore.
  */
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { KernelError } from '../../kernel';
 import { mandatoryMissing, invalid } from '../api3';
 import type { Condition, EntityRegistry, SaveContext } from '../entity-core';
-import { dupeCheck, employerId } from './contact-checks';
+import { dupeCheck, employerId, saveHomeUrl } from './contact-checks';
 import { individualDisplayName, individualSortName } from './names';
 import { has, truthy, type Row } from './row-values';
 
@@ -144,11 +144,17 @@ export function extendContact(entities: EntityRegistry): void {
       if (!sc.existing && typeof sc.params.email === 'string' && sc.params.email.trim()) {
         await sc.entities.save('Email', { contact_id: row.id, email: sc.params.email.trim(), is_primary: 1 });
       }
+      await saveHomeUrl(row, sc);
     },
 
     async beforeDelete(row, sc) {
       if (sc.principal.contactId !== null && Number(row.id) === sc.principal.contactId) {
         throw invalid('This contact record is linked to the currently logged in user account - and cannot be deleted.');
+      }
+      // APIv3 `restore`: the contact comes back from the trash instead.
+      if (truthy(sc.params.restore)) {
+        await sc.entities.save('Contact', { id: row.id, is_deleted: 0 });
+        return 'handled';
       }
       if (truthy(sc.params.skip_undelete)) return;
       await sc

@@ -69,6 +69,17 @@ const Contact: EntityDef = {
       optionGroup: 'preferred_communication_method',
     },
     { name: 'preferred_language', type: 'String', title: 'Preferred Language', maxlength: 5, optionGroup: 'languages' },
+    {
+      // Returned when asked for: the reference dropped it from the default Contact.get list after 5.41.
+      name: 'preferred_mail_format',
+      type: 'String',
+      title: 'Preferred Mail Format',
+      maxlength: 8,
+      options: { Text: 'Text', HTML: 'HTML', Both: 'Both' },
+      required: true,
+      default: 'Both',
+      apiDefault: 'Both',
+    },
     { name: 'hash', type: 'String', title: 'Contact Hash', maxlength: 32, readonly: true },
     { name: 'api_key', type: 'String', title: 'Api Key', maxlength: 32, secret: ['administer CRM', 'edit api keys'] },
     str('source', 'Contact Source', 255, { uniqueName: 'contact_source' }),

@@ -6,7 +6,7 @@ import { bootEngine, type Engine } from '../api3/helpers';
 describe('entity-contact', () => {
   let engine: Engine;
   before(async () => {
-    engine = await bootEngine();
+    engine = await bootEngine({ plugins: ['api4'] });
   });
   after(async () => engine?.t.close());
 
@@ -212,6 +212,30 @@ describe('entity-contact', () => {
     });
   });
 
+  describe('legacy record fields', () => {
+    it('preferred_mail_format: Text, HTML or Both (the default), returned when asked for', async () => {
+      const contact = await one({ contact_type: 'Individual', first_name: 'Mia' });
+      const got = await engine.call('Contact', 'getsingle', { id: contact.id, return: ['preferred_mail_format'] });
+      expect(got.preferred_mail_format).to.equal('Both');
+      await engine.call('Contact', 'create', { id: contact.id, preferred_mail_format: 'HTML' });
+      const html = await engine.call('Contact', 'getsingle', { id: contact.id, return: ['preferred_mail_format'] });
+      expect(html.preferred_mail_format).to.equal('HTML');
+      const bad = await engine.fail('Contact', 'create', { id: contact.id, preferred_mail_format: 'Morse' });
+      expect(bad.message).to.match(/preferred_mail_format/);
+      const plain = await engine.call('Contact', 'getsingle', { id: contact.id });
+      expect(plain).not.to.have.property('preferred_mail_format');
+    });
+    it('home_URL (or home_url) on create is stored as a Website of the first website type', async () => {
+      const contact = await one({ contact_type: 'Individual', first_name: 'Web', home_URL: 'https://example.org/web' });
+      const sites = await engine.call('Website', 'get', { contact_id: contact.id, sequential: 1 });
+      expect(sites.values.map((site: Record<string, unknown>) => [site.url, site.website_type_id])).to.deep.equal([
+        ['https://example.org/web', '1'],
+      ]);
+      const other = await one({ contact_type: 'Individual', first_name: 'Low', home_url: 'https://example.org/low' });
+      expect(await engine.call('Website', 'getcount', { contact_id: other.id })).to.equal(1);
+    });
+  });
+
   describe('delete and trash (§4.3, §4.4)', () => {
     it('moves to trash by default; get hides trash; showAll and is_deleted reveal it; skip_undelete deletes', async () => {
       const contact = await one({ contact_type: 'Individual', first_name: 'Trashy', email: 'trash@example.org' });
@@ -229,6 +253,22 @@ describe('entity-contact', () => {
       await engine.call('Contact', 'delete', { id: contact.id, skip_undelete: 1 });
       expect(await engine.call('Contact', 'getcount', { id: contact.id, showAll: 'all' })).to.equal(0);
       expect(await engine.call('Email', 'getcount', { contact_id: contact.id })).to.equal(0);
+    });
+    it('restore=1 brings a contact back from the trash (APIv3); APIv4 restores with is_deleted false', async () => {
+      const contact = await one({ contact_type: 'Individual', first_name: 'Lazarus' });
+      await engine.call('Contact', 'delete', { id: contact.id });
+      expect(await engine.call('Contact', 'getcount', { id: contact.id })).to.equal(0);
+      await engine.call('Contact', 'delete', { id: contact.id, restore: 1 });
+      expect(await engine.call('Contact', 'getcount', { id: contact.id })).to.equal(1);
+      await engine.call('Contact', 'delete', { id: contact.id });
+      await engine.t.kernel.call({
+        version: 4,
+        entity: 'Contact',
+        action: 'update',
+        params: { where: [['id', '=', contact.id]], values: { is_deleted: false } },
+        principal: principalWith(['*'], 1),
+      });
+      expect(await engine.call('Contact', 'getcount', { id: contact.id })).to.equal(1);
     });
     it('refuses to delete the logged-in contact', async () => {
       const c = await one({ contact_type: 'Individual', first_name: 'Me' });
