@@ -1,11 +1,12 @@
 /**
- * The bare baseline: a few dozen lines of koa + pg (or PGlite) answering the same 25-row contact page
- * with the same APIv3 JSON envelope as Contact.get. What the service costs is measured against this.
+ * The bare baseline: a few dozen lines of koa + pg (or PGlite) answering the pages the read scenarios ask
+ * for (bench/sql.ts), framed in the same JSON envelope (APIv3 or APIv4). What the service costs is measured
+ * against this.
  */
 import Koa from 'koa';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
-import { CONTACT_PAGE_PARAMS, CONTACT_PAGE_SQL } from './sql';
+import { BASELINE_PAGES, type BenchIds } from './sql';
 
 type Query = (sql: string, params: unknown[]) => Promise<Array<Record<string, unknown>>>;
 
@@ -28,19 +29,42 @@ async function connect(): Promise<Query> {
 }
 
 const query = await connect();
-const app = new Koa();
-app.use(async (ctx) => {
-  if (ctx.path === '/healthz') {
-    ctx.body = { status: 'ok' };
-    return;
+
+/** The seeded rows the pages filter on, looked up once (absent when that plugin's tables are not there). */
+async function benchIds(): Promise<BenchIds> {
+  const ids: BenchIds = {};
+  try {
+    const [group] = await query(`select id from crm_group where name = 'bench_group'`, []);
+    if (group) ids.groupId = Number(group.id);
+  } catch {
+    // No group tables: the group scenario is not run either.
   }
-  const rows = await query(CONTACT_PAGE_SQL, CONTACT_PAGE_PARAMS);
+  return ids;
+}
+const ids = await benchIds();
+
+const api3Values = (rows: Array<Record<string, unknown>>) => {
   const values: Record<string, Record<string, string>> = {};
   for (const row of rows) {
     const rec: Record<string, string> = {};
     for (const [k, v] of Object.entries(row)) rec[k] = v === null ? '' : String(v);
     values[rec.id] = rec;
   }
-  ctx.body = { is_error: 0, version: 3, count: rows.length, values };
+  return { is_error: 0, version: 3, count: rows.length, values };
+};
+
+const app = new Koa();
+app.use(async (ctx) => {
+  if (ctx.path === '/healthz') {
+    ctx.body = { status: 'ok' };
+    return;
+  }
+  const page = BASELINE_PAGES[ctx.path];
+  if (!page) {
+    ctx.status = 404;
+    return;
+  }
+  const rows = await query(page.sql, page.params(ids));
+  ctx.body = page.shape === 'api3' ? api3Values(rows) : { version: 4, count: rows.length, values: rows };
 });
 app.listen(Number(process.env.PORT), '127.0.0.1');

@@ -117,14 +117,9 @@ async function main() {
         const q0 = await queries(crm.url);
         const crmRun = await load(opts.connections, crm.url, scenario, opts.duration);
         const q1 = await queries(crm.url);
-        if (opts.warmup > 0)
-          await load(opts.connections, baseline.url, { method: 'GET', path: '/contacts' }, opts.warmup);
-        const baselineRun = await load(
-          opts.connections,
-          baseline.url,
-          { method: 'GET', path: '/contacts' },
-          opts.duration,
-        );
+        const page = { method: 'GET' as const, path: scenario.baseline ?? '/contacts' };
+        if (opts.warmup > 0) await load(opts.connections, baseline.url, page, opts.warmup);
+        const baselineRun = await load(opts.connections, baseline.url, page, opts.duration);
         runs.push({ crm: crmRun, baseline: baselineRun, q: crmRun.requests ? (q1 - q0 - 1) / crmRun.requests : NaN });
       }
       const row = summarise(scenario.name, runs);

@@ -6,6 +6,8 @@ export interface BenchCredentials {
   siteKey?: string;
   /** One seeded contact's primary email, for the exact-match (constant result size) scenarios. */
   email?: string;
+  /** The seeded group (every 20th contact a member), when entity-group's tables are there. */
+  groupId?: number;
 }
 
 export interface Scenario {
@@ -14,6 +16,8 @@ export interface Scenario {
   path: string;
   headers?: Record<string, string>;
   body?: string;
+  /** The baseline page answering the same rows (bench/sql.ts BASELINE_PAGES); default `/contacts`. */
+  baseline?: string;
   /** One request made before loading: returns a problem, or undefined when the answer is right. */
   check(url: string): Promise<string | undefined>;
 }
@@ -134,6 +138,19 @@ export function scenarios(credentials: BenchCredentials): Scenario[] {
     list.push(
       api3('v3 Contact.getcount email = (1 match)', 'Contact', 'getcount', { email: credentials.email }, key, 'GET'),
     );
+  }
+  if (credentials.groupId !== undefined) {
+    list.push({
+      ...api3(
+        'v3 Contact.get group = (25, sort_name)',
+        'Contact',
+        'get',
+        { group: credentials.groupId, sequential: 1, options: { limit: 25, sort: 'sort_name' } },
+        key,
+        'GET',
+      ),
+      baseline: '/contacts-in-group',
+    });
   }
   // X-Crm-Auth is CSRF-exempt (xheader flow), as for APIv3.
   list.push(

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import ClientPGLite from 'knex-pglite';
+import { seedExtras } from './seed-extras';
 import type { BenchCredentials } from './scenarios';
 
 export interface BenchDatabase {
@@ -194,8 +195,10 @@ export async function prepareDatabase(options: {
   cli(env, 'migrate');
   const db = open();
   let email: string | undefined;
+  let extras: Awaited<ReturnType<typeof seedExtras>> | undefined;
   try {
     await seed(db, options.contacts, options.log);
+    extras = await seedExtras(db, options.log);
     // A contact from the middle of the table, for the exact-match scenarios.
     const row = await db('crm_email')
       .where({ is_primary: true })
@@ -207,7 +210,7 @@ export async function prepareDatabase(options: {
     await db.destroy();
   }
   if (dataDir) writeFileSync(path.join(dataDir, 'seeded'), String(options.contacts));
-  const credentials = { ...(await createCredentials(cli, env)), email };
+  const credentials = { ...(await createCredentials(cli, env)), email, ...extras };
   return { env, dataDir, credentials: async () => credentials, close: async () => undefined };
 }
 

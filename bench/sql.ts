@@ -1,9 +1,12 @@
 /**
- * The baseline's query, written by hand: the page the default Contact.get answers (the reference's
- * default return list: contact columns, current employer, and the primary address, phone and email),
- * 25 rows sorted by sort_name.
+ * The baseline's queries, written by hand: the pages the service's read scenarios answer, each a bare SQL
+ * statement the baseline server runs and frames as the same API envelope.
  */
-export const CONTACT_PAGE_SQL = `
+
+/** The default Contact.get page (the reference's default return list: contact columns, current employer,
+ * and the primary address, phone and email), 25 rows sorted by sort_name, with an optional extra condition. */
+function contactPage(extraWhere = ''): string {
+  return `
   select c.id, c.id as contact_id, c.contact_type, c.contact_sub_type, c.sort_name, c.display_name,
          c.do_not_email, c.do_not_phone, c.do_not_mail, c.do_not_sms, c.do_not_trade, c.is_opt_out,
          c.legal_identifier, c.external_identifier, c.nick_name, c.legal_name, c."image_URL",
@@ -19,7 +22,35 @@ export const CONTACT_PAGE_SQL = `
   left join crm_address a on a.contact_id = c.id and a.is_primary = true
   left join crm_phone p on p.contact_id = c.id and p.is_primary = true
   left join crm_email e on e.contact_id = c.id and e.is_primary = true
-  where c.is_deleted = $1
+  where c.is_deleted = $1 ${extraWhere}
   order by c.sort_name, c.id
   limit $2`;
+}
+
+export const CONTACT_PAGE_SQL = contactPage();
 export const CONTACT_PAGE_PARAMS = [false, 25];
+
+/** Ids the seed made that the pages filter on. */
+export interface BenchIds {
+  groupId?: number;
+}
+
+export interface BaselinePage {
+  sql: string;
+  params(ids: BenchIds): unknown[];
+  /** APIv3 (values keyed by id, every value a string) or APIv4 (a list of records as stored). */
+  shape: 'api3' | 'api4';
+}
+
+/** Baseline path → page. A scenario names its page with `baseline` (default `/contacts`). */
+export const BASELINE_PAGES: Record<string, BaselinePage> = {
+  '/contacts': { sql: CONTACT_PAGE_SQL, params: () => CONTACT_PAGE_PARAMS, shape: 'api3' },
+  // Contact.get {group: id}: the members Added to one group.
+  '/contacts-in-group': {
+    sql: contactPage(
+      `and exists (select 1 from crm_group_contact gc where gc.contact_id = c.id and gc.group_id = $3 and gc.status = 'Added')`,
+    ),
+    params: (ids) => [false, 25, ids.groupId],
+    shape: 'api3',
+  },
+};
