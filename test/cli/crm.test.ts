@@ -1,20 +1,14 @@
 /** The `crm` command as a deployer runs it: a real process, a real port, a real data folder. */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
+import { CRM_BIN, ROOT, runCrm } from '../support/cli';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.join(root, 'bin/crm.mjs');
-const run = (args: string[], env: Record<string, string> = {}) =>
-  spawnSync(process.execPath, [bin, ...args], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: '', CRM_CONFIG: '', ...env },
-    encoding: 'utf8',
-    timeout: 60000,
-  });
+const root = ROOT;
+const bin = CRM_BIN;
+const run = runCrm;
 
 describe('crm CLI', function () {
   this.timeout(90000);

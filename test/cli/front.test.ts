@@ -2,22 +2,16 @@
  * The CLI as a deployer uses it: `--help`, `--version` and argument errors without a database, and every
  * command beside a running `crm serve` on the embedded database (through the socket it shares).
  */
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
+import { CRM_BIN, ROOT, runCrm } from '../support/cli';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.join(root, 'bin/crm.mjs');
-const run = (args: string[], env: Record<string, string> = {}) =>
-  spawnSync(process.execPath, [bin, ...args], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: '', CRM_CONFIG: '', ...env },
-    encoding: 'utf8',
-    timeout: 60000,
-  });
+const root = ROOT;
+const bin = CRM_BIN;
+const run = runCrm;
 
 describe('crm CLI front (no database for --help, --version, argument errors)', function () {
   this.timeout(30000);
