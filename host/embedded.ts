@@ -11,6 +11,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { KernelError, type Logger } from '../kernel';
 import type { Config } from './config';
 import type { Db } from './db';
+import { turnTakingEngine } from './shared-engine';
 
 /** The file name PostgreSQL clients look for in a socket folder (`host=<dataDir>`, port 5432). */
 export const SOCKET_NAME = '.s.PGSQL.5432';
@@ -49,7 +50,8 @@ export async function shareEmbedded(db: Db, config: Config, logger?: Logger): Pr
   const socket = embeddedSocketPath(config);
   // We hold the data-folder lock, so a socket file left here is a crashed run's.
   if (existsSync(socket)) unlinkSync(socket);
-  const server = new PGLiteSocketServer({ db: pglite, path: socket, maxConnections: 8 });
+  const engine = turnTakingEngine(db, pglite, logger);
+  const server = new PGLiteSocketServer({ db: engine, path: socket, maxConnections: 8 });
   await server.start();
   chmodSync(socket, 0o600); // this user only (a unix socket needs write permission to connect)
   logger?.debug({ socket }, 'embedded database shared on a local socket');
