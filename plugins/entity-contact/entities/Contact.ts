@@ -1,5 +1,6 @@
 /** The Contact declaration (§7, §4). */
 import type { EntityDef, FieldDef } from '../../entity-core';
+import { primaryLocationFields } from './primary-fields';
 
 const AC = 'access CRM';
 const bool = (name: string, title: string, extra: Partial<FieldDef> = {}): FieldDef => ({
@@ -18,7 +19,6 @@ const str = (name: string, title: string, maxlength = 64, extra: Partial<FieldDe
   maxlength,
   ...extra,
 });
-const primary = { is_primary: true };
 /** Name columns searched with LIKE (see the lower_* indexes). */
 const LIKE_SEARCHED = ['sort', 'display', 'first', 'last', 'nick', 'organization', 'household'].map((n) => `${n}_name`);
 
@@ -146,65 +146,7 @@ const Contact: EntityDef = {
     },
     { name: 'created_date', type: 'Timestamp', title: 'Created Date', readonly: true, default: { sql: 'now' } },
     { name: 'modified_date', type: 'Timestamp', title: 'Modified Date', readonly: true, default: { sql: 'now' } },
-    // Read-only values of the primary location records (Contact.get default output).
-    {
-      name: 'address_id',
-      type: 'Int',
-      title: 'Address ID',
-      related: { entity: 'Address', field: 'id', fk: 'contact_id', where: primary },
-    },
-    ...[
-      'street_address',
-      'supplemental_address_1',
-      'supplemental_address_2',
-      'supplemental_address_3',
-      'city',
-      'postal_code_suffix',
-      'postal_code',
-      'geo_code_1',
-      'geo_code_2',
-    ].map((f): FieldDef => ({
-      name: f,
-      type: f.startsWith('geo') ? 'Float' : 'String',
-      title: f,
-      related: { entity: 'Address', field: f, fk: 'contact_id', where: primary },
-    })),
-    {
-      name: 'phone_id',
-      type: 'Int',
-      title: 'Phone ID',
-      related: { entity: 'Phone', field: 'id', fk: 'contact_id', where: primary },
-    },
-    {
-      name: 'phone_type_id',
-      type: 'Int',
-      title: 'Phone Type',
-      related: { entity: 'Phone', field: 'phone_type_id', fk: 'contact_id', where: primary },
-    },
-    {
-      name: 'phone',
-      type: 'String',
-      title: 'Phone',
-      related: { entity: 'Phone', field: 'phone', fk: 'contact_id', where: primary },
-    },
-    {
-      name: 'email_id',
-      type: 'Int',
-      title: 'Email ID',
-      related: { entity: 'Email', field: 'id', fk: 'contact_id', where: primary },
-    },
-    {
-      name: 'email',
-      type: 'Email',
-      title: 'Email',
-      related: { entity: 'Email', field: 'email', fk: 'contact_id', where: primary },
-    },
-    {
-      name: 'on_hold',
-      type: 'Int',
-      title: 'On Hold',
-      related: { entity: 'Email', field: 'on_hold', fk: 'contact_id', where: primary },
-    },
+    ...primaryLocationFields,
     { name: 'current_employer', type: 'String', title: 'Current Employer', via: 'employer_id.organization_name' },
     // Labels of option fields.
     { name: 'individual_prefix', type: 'String', title: 'Individual Prefix', labelOf: 'prefix_id' },

@@ -1,0 +1,65 @@
+/** Contact's read-only values of its primary location records: the address, phone and email fields of Contact.get's default output. */
+import type { FieldDef } from '../../entity-core';
+
+const primary = { is_primary: true };
+
+export const primaryLocationFields: FieldDef[] = [
+  {
+    name: 'address_id',
+    type: 'Int',
+    title: 'Address ID',
+    related: { entity: 'Address', field: 'id', fk: 'contact_id', where: primary },
+  },
+  ...[
+    'street_address',
+    'supplemental_address_1',
+    'supplemental_address_2',
+    'supplemental_address_3',
+    'city',
+    'postal_code_suffix',
+    'postal_code',
+    'geo_code_1',
+    'geo_code_2',
+  ].map((f): FieldDef => ({
+    name: f,
+    type: f.startsWith('geo') ? 'Float' : 'String',
+    title: f,
+    related: { entity: 'Address', field: f, fk: 'contact_id', where: primary },
+  })),
+  {
+    name: 'phone_id',
+    type: 'Int',
+    title: 'Phone ID',
+    related: { entity: 'Phone', field: 'id', fk: 'contact_id', where: primary },
+  },
+  {
+    name: 'phone_type_id',
+    type: 'Int',
+    title: 'Phone Type',
+    related: { entity: 'Phone', field: 'phone_type_id', fk: 'contact_id', where: primary },
+  },
+  {
+    name: 'phone',
+    type: 'String',
+    title: 'Phone',
+    related: { entity: 'Phone', field: 'phone', fk: 'contact_id', where: primary },
+  },
+  {
+    name: 'email_id',
+    type: 'Int',
+    title: 'Email ID',
+    related: { entity: 'Email', field: 'id', fk: 'contact_id', where: primary },
+  },
+  {
+    name: 'email',
+    type: 'Email',
+    title: 'Email',
+    related: { entity: 'Email', field: 'email', fk: 'contact_id', where: primary },
+  },
+  {
+    name: 'on_hold',
+    type: 'Int',
+    title: 'On Hold',
+    related: { entity: 'Email', field: 'on_hold', fk: 'contact_id', where: primary },
+  },
+];
