@@ -1,6 +1,6 @@
 /** The generic APIv3 writes: create (and its match), delete, replace, validate, and the deprecated update/setvalue. */
 import { KernelError, type ActionContext } from '../../kernel';
-import type { CompiledEntity } from '../entity-core';
+import { isList, type CompiledEntity } from '../entity-core';
 import { envelope, scalarEnvelope, stringifyLeaves } from './envelope';
 import { api3Error, invalid, mandatoryMissing } from './errors';
 import { coerceValue } from './filters';
@@ -52,7 +52,7 @@ export abstract class Api3Writes extends Api3Reads {
       if (field.name in out && key !== field.name) continue; // the canonical name wins over an alias
       let value: unknown;
       if (raw === null || raw === '' || raw === 'null') value = null;
-      else if (field.serialize) {
+      else if (isList(field)) {
         const items = Array.isArray(raw)
           ? raw
           : String(raw)

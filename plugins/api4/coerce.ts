@@ -1,5 +1,5 @@
 /** APIv4 values in JSON types, checked against the field's kind (`what` names the value in errors). */
-import type { FieldDef } from '../entity-core';
+import { isList, type FieldDef } from '../entity-core';
 import { invalid } from './params';
 
 const isTextType = (f: FieldDef) => f.type === 'String' || f.type === 'Text' || f.type === 'Email' || f.type === 'Url';
@@ -52,12 +52,13 @@ export function coerceScalar(field: FieldDef, value: unknown, what: string): unk
 /** A value to write: serialized fields take a list; strings are held to their maxlength. */
 export function coerceWrite(field: FieldDef, value: unknown): unknown {
   if (value === null) return null;
-  if (field.serialize) {
+  if (isList(field)) {
     const items = Array.isArray(value) ? value : [value];
     return items.map((x, i) => {
       if (x === null || typeof x === 'object')
         throw invalid(`${field.name}[${i}]: expected a scalar`, { error_field: field.name });
-      return String(x);
+      // A collection's items are typed like its field (ids); a serialized column holds text.
+      return field.serialize ? String(x) : coerceScalar(field, x, field.name);
     });
   }
   // A Json field takes any JSON value (stored as its JSON text); Text fields holding JSON may be given as an

@@ -1,5 +1,5 @@
 /** Row helpers of the APIv4 translator: wire typing, in-memory filters for metadata rows, chain substitution. */
-import type { FieldDef } from '../entity-core';
+import { isList, type FieldDef } from '../entity-core';
 import { invalid } from './params';
 import type { Row } from './types';
 
@@ -70,7 +70,7 @@ export function optionId(f: FieldDef, value: string): unknown {
 /** A stored value in APIv4's JSON types. */
 export function typed(f: FieldDef, v: unknown): unknown {
   if (v === null || v === undefined) return null;
-  if (f.serialize) return Array.isArray(v) ? v : [v];
+  if (isList(f)) return Array.isArray(v) ? v : [v];
   switch (f.type) {
     case 'Boolean':
       return v === true || v === 1 || v === '1' || v === 't';

@@ -23,6 +23,7 @@ export {
 export { EntityStore } from './store';
 export { referenceCounts, type RefCount } from './ref-counts';
 export { listFilterItems, listFilterConditions } from './list-filters';
+export { isList } from './collections';
 export { dbError } from './db-errors';
 export { allOf, referencedRowAccess, RowAccessControl } from './row-access';
 export { apiCliCommand, CLI_PRINCIPAL } from './cli';

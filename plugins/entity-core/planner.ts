@@ -6,6 +6,7 @@ import type { Knex } from 'knex';
 import { KernelError } from '../../kernel';
 import { MAX_CONDITION_DEPTH, MAX_JOINS, type Condition, type Exists, type Filter } from './conditions';
 import type { EntityRegistry } from './registry';
+import { collectionCondition, collectionSelect } from './collections';
 import { applyFilter } from './sql-filters';
 import type { CompiledEntity, FieldDef } from './types';
 import { toDbValue } from './values';
@@ -14,6 +15,8 @@ export interface Resolved {
   /** SQL alias.column to use. */
   ref: string;
   field: FieldDef;
+  /** For a collection field in a select: the correlated subquery that reads it (`ref` is then empty). */
+  expression?: { sql: string; bindings: Knex.Value[] };
 }
 
 /** A condition with its paths resolved (so unknown fields fail before any SQL is built). */
@@ -28,6 +31,8 @@ interface Join {
   from: string;
   column: string;
   inner: boolean;
+  /** For a join over a single-valued collection (an activity's source contact): the subquery giving the id. */
+  expression?: { sql: string; bindings: Knex.Value[] };
   /** Rows of the joined entity the caller may see, as conditions on it (row access on joins). */
   restriction?: { planner: Planner; where: Planned[] } | 'none';
 }
@@ -73,13 +78,14 @@ export class Planner {
     let joinPath = '';
     for (let hop = 0; hop < parts.length - 1; hop++) {
       const field = entity.lookup.get(parts[hop]);
-      if (!field || !field.fk) throw unknownField(path);
+      if (!field || !field.fk || (field.collection && !field.collection.single)) throw unknownField(path);
       joinPath = joinPath ? `${joinPath}.${field.name}` : field.name;
       let join = this.joins.get(joinPath);
       if (!join) {
         const target = this.registry.get(field.fk);
         const joinAlias = `${this.prefix}j${++this.aliasCount}`;
         join = { alias: joinAlias, entity: target, from: alias, column: columnOf(field), inner: false };
+        if (field.collection) join.expression = collectionSelect(this.registry, field, alias);
         this.joins.set(joinPath, join);
       }
       if (use === 'filter') join.inner = true;
@@ -89,6 +95,11 @@ export class Planner {
     const field = entity.lookup.get(parts[parts.length - 1]);
     if (!field) throw unknownField(path);
     if (field.related) return this.resolveRelated(alias, field);
+    if (field.collection) {
+      // Filters reach collections through plan() (EXISTS); they are selected, never sorted on.
+      if (use !== 'select' || parts.length > 1) throw unknownField(path);
+      return { ref: '', field, expression: collectionSelect(this.registry, field, alias) };
+    }
     if (field.labelOf || field.via) throw unknownField(path);
     return { ref: `${alias}.${columnOf(field)}`, field };
   }
@@ -117,6 +128,8 @@ export class Planner {
     if ('and' in condition) return { kind: 'and', items: condition.and.map((item) => this.plan(item, depth + 1)) };
     if ('not' in condition) return { kind: 'not', items: [this.plan(condition.not, depth + 1)] };
     if ('exists' in condition) return this.planExists(condition.exists, depth);
+    const collected = this.root.lookup.get(condition.path);
+    if (collected?.collection) return this.plan(collectionCondition(collected, condition), depth + 1);
     return { kind: 'filter', filter: condition, resolved: this.resolve(condition.path, 'filter') };
   }
 
@@ -144,7 +157,9 @@ export class Planner {
   applyJoins(qb: Knex.QueryBuilder): void {
     for (const join of this.joins.values()) {
       const on = (clause: Knex.JoinClause) => {
-        clause.on(`${join.alias}.id`, '=', `${join.from}.${join.column}`);
+        if (join.expression)
+          clause.on(`${join.alias}.id`, '=', qb.client.raw(join.expression.sql, join.expression.bindings));
+        else clause.on(`${join.alias}.id`, '=', `${join.from}.${join.column}`);
         if (join.restriction === 'none') clause.andOnVal(`${join.alias}.id`, '=', -1);
         else if (join.restriction) {
           const { planner, where } = join.restriction;

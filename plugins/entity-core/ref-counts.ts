@@ -60,7 +60,7 @@ export async function referenceCounts(
   for (const name of registry.names()) {
     const other = registry.get(name);
     for (const field of other.fields) {
-      if (field.related || field.via || field.labelOf) continue;
+      if (field.related || field.via || field.labelOf || field.collection) continue;
       const column = field.column ?? field.name;
       if (field.fk === entity.name) {
         add('CRM_Core_Reference_Basic', other.table, column, await countRows(db(other.table).where(column, id)));

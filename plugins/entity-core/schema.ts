@@ -62,7 +62,8 @@ export type SchemaStep =
 export const emptySnapshot = (): SchemaSnapshot => ({ tables: {} });
 
 /** A field that is stored in the entity's own table (computed fields are not). */
-export const isColumn = (field: FieldDef): boolean => !field.related && !field.labelOf && !field.via;
+export const isColumn = (field: FieldDef): boolean =>
+  !field.related && !field.labelOf && !field.via && !field.collection;
 
 export const columnName = (field: FieldDef): string => field.column ?? field.name;
 

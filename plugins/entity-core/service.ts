@@ -14,6 +14,7 @@ import type { EntityStore } from './store';
 import type { CompiledEntity, SaveContext } from './types';
 import { bindEntities, type Entities } from './entities';
 import { cascadeDynamicReferences, checkDynamicReferences } from './dynamic-refs';
+import { saveCollections, takeCollections } from './collections';
 
 type Row = Record<string, unknown>;
 
@@ -163,6 +164,7 @@ export class EntityService {
       const changed = await lifecycle.beforeSave?.(values, sc);
       if (changed) values = changed;
     }
+    const collections = takeCollections(entity, values);
     // A structure given to a text field (and left so by the taps) is stored as its JSON text.
     for (const field of entity.fields)
       if (!field.serialize && values[field.name] !== null && typeof values[field.name] === 'object')
@@ -182,6 +184,7 @@ export class EntityService {
     const row = existing
       ? (await this.store.updateRow(session.db, entity, Number(existing.id), values))!
       : await this.store.insertRow(session.db, entity, values);
+    await saveCollections(session.db, this.registry, Number(row.id), collections);
     if (!entity.lifecycle.some((l) => l.afterSave)) return row;
     // The write's RETURNING gives the stored row; it is read again only if an afterSave hook sent SQL.
     const sent = await sqlDuring(session.db, async () => {

@@ -9,6 +9,7 @@ import { DEFAULT_LIMITS, limitExceeded, type Limits } from '../../host';
 import type { Condition, Query } from './conditions';
 import { guarded } from './db-errors';
 import { applyPlanned, Planner } from './planner';
+import { isColumn } from './schema';
 import type { EntityRegistry } from './registry';
 import { RowAccessControl, type AccessRules } from './row-access';
 import type { CompiledEntity, FieldDef } from './types';
@@ -54,7 +55,7 @@ export class EntityStore {
   }
 
   defaultSelect(entity: CompiledEntity): string[] {
-    return entity.fields.filter((f) => !f.secret && !f.related && !f.labelOf && !f.via).map((f) => f.name);
+    return entity.fields.filter((f) => !f.secret && isColumn(f)).map((f) => f.name);
   }
 
   /**
@@ -113,8 +114,11 @@ export class EntityStore {
       principal,
       query.select ?? this.defaultSelect(entity),
     );
-    const selects: Record<string, string> = {};
-    columns.forEach((column, index) => (selects[`c${index}`] = column.resolved.ref));
+    const selects: Record<string, string | Knex.Raw> = {};
+    columns.forEach((column, index) => {
+      const { ref, expression } = column.resolved;
+      selects[`c${index}`] = expression ? db.raw(expression.sql, expression.bindings) : ref;
+    });
     qb.select(selects);
     for (const item of sort) {
       const dir = item.dir === 'DESC' ? 'desc' : 'asc';

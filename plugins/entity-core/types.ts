@@ -70,6 +70,14 @@ export interface FieldDef {
    * `email`): LEFT JOIN <entity> ON <entity>.<fk> = this.id AND <where>.
    */
   related?: { entity: string; field: string; fk: string; where?: Record<string, unknown> };
+  /**
+   * A value kept as rows of a child entity rather than a column (Activity's `target_contact_id` in
+   * ActivityContact): read as the list of the child rows' `field` (or the first, with `single`), filtered
+   * through EXISTS, and written by replacing those rows after the record's own write, in its transaction.
+   * `where` picks the child rows that hold this field (`{record_type_id: 3}`); it is set on new rows.
+   * Selected only when asked for by name. See plugins/entity-core/collections.ts.
+   */
+  collection?: { entity: string; fk: string; field: string; where?: Record<string, unknown>; single?: boolean };
   /** Read-only label of another field's option value (`gender` → label of `gender_id`). */
   labelOf?: string;
   /** Read-only value reached through an FK path (`current_employer` = `employer_id.organization_name`). */

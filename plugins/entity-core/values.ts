@@ -43,7 +43,7 @@ export function toDb(
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(values)) {
     const field = entity.byName.get(name);
-    if (!field || field.related || field.labelOf || field.via) continue;
+    if (!field || field.related || field.labelOf || field.via || field.collection) continue;
     out[field.column ?? field.name] = toDbValue(field, value, cipher);
   }
   return out;

@@ -2,3 +2,4 @@
 export { default as LocationType } from './entities/LocationType';
 export { default as OptionGroup } from './entities/OptionGroup';
 export { default as OptionValue } from './entities/OptionValue';
+export { seedOptionGroups, type OptionGroupSeeds, type OptionSeed } from './seed';

@@ -1,10 +1,14 @@
 /** Seed data of entity-option's first migration (values as in the reference's install data). */
 import type { Knex } from 'knex';
 
-type Seed = [value: number | string, name: string, label?: string];
+/** One option: its value, name and label (the name when absent). */
+export type OptionSeed = [value: number | string, name: string, label?: string];
+
+/** Option groups to seed, by group name. */
+export type OptionGroupSeeds = Record<string, { title: string; values: OptionSeed[] }>;
 
 /** Seeded option groups (values as in the reference's install data). */
-const GROUPS: Record<string, { title: string; values: Seed[] }> = {
+const GROUPS: OptionGroupSeeds = {
   gender: {
     title: 'Gender',
     values: [
@@ -178,7 +182,19 @@ export async function seedOptions(knex: Knex): Promise<void> {
       is_reserved: true,
     },
   ]);
-  for (const [name, group] of Object.entries(GROUPS)) {
+  await seedOptionGroups(knex, GROUPS, { contact_sub_type: SUBTYPE_PARENT });
+}
+
+/**
+ * Inserts option groups and their values (reserved, weighted in the given order); `grouping` sets the
+ * `grouping` column by value name per group (a sub-type's parent type). Other plugins seed theirs with it.
+ */
+export async function seedOptionGroups(
+  knex: Knex,
+  groups: OptionGroupSeeds,
+  grouping: Record<string, Record<string, string>> = {},
+): Promise<void> {
+  for (const [name, group] of Object.entries(groups)) {
     const [{ id }] = (await knex('crm_option_group')
       .insert({
         name,
@@ -195,7 +211,7 @@ export async function seedOptions(knex: Knex): Promise<void> {
         label: label ?? vname,
         weight: i + 1,
         is_reserved: true,
-        grouping: name === 'contact_sub_type' ? SUBTYPE_PARENT[vname] : null,
+        grouping: grouping[name]?.[vname] ?? null,
       })),
     );
   }
