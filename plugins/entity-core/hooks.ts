@@ -23,3 +23,13 @@ export const entityAccess = defineHook.collect<RowAccess, [RowAccessQuery]>(
   'Per read and write of an entity by an untrusted caller: answer all, none or {where: conditions}; ' +
     'every answer must hold (they are AND-ed), no answer means all',
 );
+
+/**
+ * Rows a principal may reach beyond what `entity.access` allows: permissioned relationships (a contact who
+ * may view or edit another), ACL groups. The answers are OR-ed together, then with the AND of `entity.access`.
+ */
+export const entityAccessGrants = defineHook.collect<RowAccess, [RowAccessQuery]>(
+  'entity.accessGrants',
+  'Per read and write of an entity by an untrusted caller: rows it may also reach (all, none or {where}); ' +
+    'grants are OR-ed with the entity.access answers, so they widen access, never narrow it',
+);

@@ -1,6 +1,7 @@
 import { definePlugin, type Kernel } from '../../kernel';
 import { cliCommands, engineOf } from '../../host';
-import { entityAccess } from './hooks';
+import { entityAccess, entityAccessGrants } from './hooks';
+import { withGrants } from './row-access';
 import { ChangeBus } from './change-bus';
 import { EntityRegistry } from './registry';
 import { EntityStore } from './store';
@@ -17,7 +18,7 @@ export default definePlugin(async ({ services, serviceConfig, log, onReady, onCl
   // The host's secret box (host/secrets.ts) seals the fields metadata marks `encrypted`.
   const store = new EntityStore(
     registry,
-    (q) => runHook(entityAccess, q),
+    async (q) => [withGrants(await runHook(entityAccess, q), await runHook(entityAccessGrants, q))],
     services.resolve<FieldCipher>('secretBox'),
     serviceConfig.limits,
   );

@@ -21,6 +21,17 @@ export function allOf(answers: RowAccess[]): RowAccess {
   return where.length ? { where } : 'all';
 }
 
+/** The `entity.access` answers (AND-ed) widened by the `entity.accessGrants` answers (OR-ed). */
+export function withGrants(rules: RowAccess[], grants: RowAccess[]): RowAccess {
+  const base = allOf(rules);
+  if (base === 'all' || grants.includes('all')) return 'all';
+  const extra = grants.filter((grant): grant is { where: Condition[] } => typeof grant === 'object');
+  if (!extra.length) return base;
+  const alternatives: Condition[] = extra.map((grant) => ({ and: grant.where }));
+  if (base !== 'none') alternatives.unshift({ and: base.where });
+  return { where: [{ or: alternatives }] };
+}
+
 export function refused(): KernelError {
   return new KernelError('E_FORBIDDEN', 'Permission denied to modify contact record', {
     details: { error_code: 'unauthorized' },
