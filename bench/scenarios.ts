@@ -169,6 +169,19 @@ export function scenarios(credentials: BenchCredentials): Scenario[] {
       key,
     ),
   );
+  list.push({
+    ...api4(
+      'v4 Activity.get + source and targets (25)',
+      'Activity/get',
+      {
+        select: ['id', 'subject', 'activity_type_id', 'status_id', 'source_contact_id', 'target_contact_id'],
+        orderBy: { id: 'ASC' },
+        limit: 25,
+      },
+      key,
+    ),
+    baseline: '/activities',
+  });
   if (credentials.jwt)
     list.push(
       api3(

@@ -9,10 +9,12 @@ async function hasTable(db: Knex, table: string): Promise<boolean> {
 
 /**
  * Data beyond contacts for the scenarios of other plugins, each seeded once (a seeded database made before
- * an extra existed gets it on its next run): a group holding every 20th contact.
+ * an extra existed gets it on its next run): a group holding every 20th contact, and an activity for every
+ * 10th contact (a meeting with that contact as target and the first contact as source).
  */
 export async function seedExtras(db: Knex, log: (m: string) => void): Promise<{ groupId?: number }> {
   const out: { groupId?: number } = {};
+  await seedActivities(db, log);
   if (await hasTable(db, 'crm_group_contact')) {
     let group = (await db('crm_group').where({ name: 'bench_group' }).first('id')) as { id: number } | undefined;
     if (!group) {
@@ -32,4 +34,24 @@ export async function seedExtras(db: Knex, log: (m: string) => void): Promise<{ 
     out.groupId = Number(group!.id);
   }
   return out;
+}
+
+async function seedActivities(db: Knex, log: (m: string) => void): Promise<void> {
+  if (!(await hasTable(db, 'crm_activity_contact'))) return;
+  if (await db('crm_activity').where({ subject: 'Bench meeting' }).first('id')) return;
+  log('bench: seeding an activity for every 10th contact');
+  await db.transaction(async (trx) => {
+    await trx.raw(
+      `insert into crm_activity (activity_type_id, subject, status_id, details)
+       select 1, 'Bench meeting', 2, 'with contact ' || id from crm_contact where id % 10 = 0 order by id`,
+    );
+    await trx.raw(
+      `insert into crm_activity_contact (activity_id, contact_id, record_type_id)
+       select a.id, c.id, 3 from crm_activity a join crm_contact c on a.details = 'with contact ' || c.id
+       union all
+       select a.id, (select min(id) from crm_contact), 2 from crm_activity a where a.subject = 'Bench meeting'`,
+    );
+  });
+  await db.raw('analyze crm_activity');
+  await db.raw('analyze crm_activity_contact');
 }

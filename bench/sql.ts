@@ -45,6 +45,20 @@ export interface BaselinePage {
 /** Baseline path → page. A scenario names its page with `baseline` (default `/contacts`). */
 export const BASELINE_PAGES: Record<string, BaselinePage> = {
   '/contacts': { sql: CONTACT_PAGE_SQL, params: () => CONTACT_PAGE_PARAMS, shape: 'api3' },
+  // APIv4 Activity.get with its source and target contacts (entity-activity's collection fields).
+  '/activities': {
+    sql: `
+  select a.id, a.subject, a.activity_type_id, a.status_id,
+         (select ac.contact_id from crm_activity_contact ac
+           where ac.activity_id = a.id and ac.record_type_id = 2 order by ac.id limit 1) as source_contact_id,
+         (select array_agg(ac.contact_id order by ac.id) from crm_activity_contact ac
+           where ac.activity_id = a.id and ac.record_type_id = 3) as target_contact_id
+  from crm_activity a
+  order by a.id
+  limit $1`,
+    params: () => [25],
+    shape: 'api4',
+  },
   // Contact.get {group: id}: the members Added to one group.
   '/contacts-in-group': {
     sql: contactPage(

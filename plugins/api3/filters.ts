@@ -54,7 +54,8 @@ export async function coerceValue(fc: FilterContext, field: FieldDef, value: unk
     const hit =
       options.find((o) => o.value === text) ??
       options.find((o) => o.name === text) ??
-      options.find((o) => o.label === text);
+      options.find((o) => o.label === text) ??
+      options.find((o) => o.abbr !== undefined && o.abbr === text);
     if (!hit) throw invalid(`'${text}' is not a valid option for field ${key}`, 2001, { error_field: key });
     return field.type === 'Int' ? Number(hit.value) : hit.value;
   }

@@ -3,6 +3,7 @@
  * primary per contact (promoted again when the primary goes), Email's normalising, bulk-mail flag and
  * name fallback, and Phone's digits-only copy.
  */
+import { addressPlaces } from './address-places';
 import type { Knex } from 'knex';
 import type { EntityRegistry, SaveContext } from '../entity-core';
 import { has, type Row } from './row-values';
@@ -120,5 +121,6 @@ export function extendContactBlocks(entities: EntityRegistry): void {
     }),
   );
   entities.extend('Address', blockLifecycle('crm_address', { primary: true, locationDefault: true }));
+  entities.extend('Address', addressPlaces);
   entities.extend('Website', blockLifecycle('crm_website', { primary: false, locationDefault: false }));
 }

@@ -65,10 +65,20 @@ export class EntityRegistry {
       const target = this.get(pe.entity);
       const label = target.byName.get(pe.labelField)!;
       const name = target.byName.get(pe.nameField ?? 'name') ?? label;
-      const rows = (await db(target.table)
-        .select({ id: 'id', label: label.column ?? label.name, name: name.column ?? name.name })
-        .orderBy('id')) as Array<{ id: number; label: string; name: string }>;
-      items = rows.map((r) => ({ value: String(r.id), name: r.name, label: r.label }));
+      const abbr = pe.abbrField ? target.byName.get(pe.abbrField) : undefined;
+      const columns: Record<string, string> = {
+        id: 'id',
+        label: label.column ?? label.name,
+        name: name.column ?? name.name,
+      };
+      if (abbr) columns.abbr = abbr.column ?? abbr.name;
+      const rows = (await db(target.table).select(columns).orderBy('id')) as Array<Record<string, string>>;
+      items = rows.map((r) => ({
+        value: String(r.id),
+        name: r.name,
+        label: r.label,
+        ...(abbr ? { abbr: r.abbr } : {}),
+      }));
     }
     this.cache.set(key, items);
     return items;

@@ -31,7 +31,7 @@ export interface FieldDef {
   /** Option-group pseudoconstant: values come from OptionValue rows of this group. */
   optionGroup?: string;
   /** Pseudoconstant over another entity's table (id → label). */
-  pseudoEntity?: { entity: string; labelField: string; nameField?: string };
+  pseudoEntity?: { entity: string; labelField: string; nameField?: string; abbrField?: string };
   /** Fixed options `{value: label}` for small enums. */
   options?: Record<string, string>;
   /** 5.0 `serialize`: how a multi-valued field is stored. `true` means 'separator' (\x01a\x01b\x01). */

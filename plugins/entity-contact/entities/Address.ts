@@ -34,6 +34,31 @@ const Address: EntityDef = {
       maxlength: n === 'street_address' ? 96 : 64,
     })),
     { name: 'street_number', type: 'Int', title: 'Street Number' },
+    // Ids, ISO codes or names on APIv3 writes; a state named by code or name is looked up in the address's country.
+    {
+      name: 'county_id',
+      type: 'Int',
+      title: 'County ID',
+      fk: 'County',
+      onDelete: 'set null',
+      pseudoEntity: { entity: 'County', labelField: 'name', abbrField: 'abbreviation' },
+    },
+    {
+      name: 'state_province_id',
+      type: 'Int',
+      title: 'State/Province ID',
+      fk: 'StateProvince',
+      onDelete: 'set null',
+      pseudoEntity: { entity: 'StateProvince', labelField: 'name', abbrField: 'abbreviation' },
+    },
+    {
+      name: 'country_id',
+      type: 'Int',
+      title: 'Country ID',
+      fk: 'Country',
+      onDelete: 'set null',
+      pseudoEntity: { entity: 'Country', labelField: 'name', abbrField: 'iso_code' },
+    },
     { name: 'geo_code_1', type: 'Float', title: 'Latitude' },
     { name: 'geo_code_2', type: 'Float', title: 'Longitude' },
     {
