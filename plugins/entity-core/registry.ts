@@ -115,6 +115,27 @@ export class EntityRegistry {
     (e.lifecycle as EntityLifecycle[]).push(lifecycle);
   }
 
+  /**
+   * Adds computed fields (a `collection`, `related`, `via` or `labelOf` field: no column) to an entity declared
+   * by another plugin, before boot ends: entity-group gives Contact its `groups`, entity-tag its `tags`.
+   */
+  addFields(entity: string, fields: FieldDef[]): void {
+    if (this.sealed) throw new KernelError('E_REGISTRY_SEALED', `Fields added to ${entity} after boot`);
+    const compiled = this.get(entity) as CompiledEntity & { fields: FieldDef[] };
+    for (const field of fields) {
+      if (!field.collection && !field.related && !field.via && !field.labelOf)
+        throw new KernelError(
+          'E_MANIFEST_INVALID',
+          `${entity}.${field.name}: only computed fields may be added to another plugin's entity`,
+        );
+      if (compiled.byName.has(field.name))
+        throw new KernelError('E_MANIFEST_INVALID', `${entity}.${field.name} is declared twice`);
+      compiled.fields = [...compiled.fields, field];
+      (compiled.byName as Map<string, FieldDef>).set(field.name, field);
+      if (!compiled.lookup.has(field.name)) (compiled.lookup as Map<string, FieldDef>).set(field.name, field);
+    }
+  }
+
   seal(): void {
     this.sealed = true;
   }

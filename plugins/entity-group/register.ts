@@ -11,6 +11,17 @@ export default definePlugin(({ services, actions, onReady, log }) => {
   const service = () => services.resolve<EntityService>('entityService');
   const smart = new SmartGroups(() => registry.get('Contact'));
   extendGroups(registry, smart, () => services.resolve<ChangeBus>('changeBus'));
+  // APIv4 Contact `groups`: the groups a contact is Added to (a filter: `['groups', 'IN', [1, 2]]`; read-only).
+  registry.addFields('Contact', [
+    {
+      name: 'groups',
+      type: 'Int',
+      title: 'Groups',
+      readonly: true,
+      pseudoEntity: { entity: 'Group', labelField: 'title', nameField: 'name' },
+      collection: { entity: 'GroupContact', fk: 'contact_id', field: 'group_id', where: { status: 'Added' } },
+    },
+  ]);
   defineGroupContactActions(actions, service);
   onReady(async () => {
     const db = services.resolve<Knex>('db');

@@ -13,6 +13,17 @@ import { extendTags } from './tag-lifecycle';
 export default definePlugin(({ services, hooks, actions }) => {
   const entities = services.resolve<EntityRegistry>('entities');
   extendTags(entities);
+  // APIv4 Contact `tags`: the tags on a contact (a filter: `['tags', 'IN', [1, 2]]`; read-only).
+  entities.addFields('Contact', [
+    {
+      name: 'tags',
+      type: 'Int',
+      title: 'Tags',
+      readonly: true,
+      pseudoEntity: { entity: 'Tag', labelField: 'label', nameField: 'name' },
+      collection: { entity: 'EntityTag', fk: 'entity_id', field: 'tag_id', where: { entity_table: 'civicrm_contact' } },
+    },
+  ]);
   defineEntityTagActions(actions, () => services.resolve<EntityService>('entityService'));
   // A tag on a contact is seen with the contact and written by those who may edit it.
   hooks.tap(entityAccess, ({ entity, operation, principal }) => {

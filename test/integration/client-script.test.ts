@@ -61,7 +61,7 @@ describe('a client script across the core entities (issue 11)', function () {
     });
   });
 
-  it('finds the contact by its email, group, tag, note, activity and relationship', async () => {
+  it('finds the contact by its email, group, tag, note, activity and relationship (APIv4 groups and tags too)', async () => {
     const contactIds = async (params: Record<string, unknown>) =>
       Object.keys((await crm.api3(key, 'Contact', 'get', { ...params, return: ['id'] })).values).map(Number);
     expect(await contactIds({ email: 'grace@example.org' })).to.deep.equal([ids.person]);
@@ -82,6 +82,25 @@ describe('a client script across the core entities (issue 11)', function () {
       ],
     });
     expect(v4.values).to.deep.equal([{ display_name: 'Grace Hopper' }]);
+    const byGroupAndTag = await crm.api4(key, 'Contact', 'get', {
+      select: ['display_name', 'groups', 'tags'],
+      where: [
+        ['groups', 'IN', [ids.group]],
+        ['tags:name', '=', 'Admiral'],
+      ],
+    });
+    expect(byGroupAndTag.values).to.deep.equal([
+      { display_name: 'Grace Hopper', groups: [ids.group], tags: [ids.tag] },
+    ]);
+    const notInGroup = await crm.api4(key, 'Contact', 'get', {
+      select: ['id'],
+      where: [['groups', 'NOT IN', [ids.group]]],
+    });
+    expect(notInGroup.values.map((row) => row.id))
+      .to.include(ids.org)
+      .and.not.include(ids.person);
+    const star = await crm.api4(key, 'Contact', 'get', { where: [['id', '=', ids.person]] });
+    expect(star.values[0], 'collections are read when named, not with *').to.not.have.any.keys('groups', 'tags');
     const address = await crm.api4(key, 'Address', 'get', {
       select: ['city', 'country_id:abbr', 'state_province_id:abbr'],
       where: [['contact_id', '=', ids.person]],

@@ -1,0 +1,111 @@
+/**
+ * 4.7.0: contact-related APIs respect fine-grained ACLs. A user with only `access CRM`, whose contact is in
+ * the Staff group, holds the ACL role Staff gets; an ACL lets that role view (or edit) the Clients group.
+ */
+import { expect } from 'chai';
+import { bootEntityHttp, type EntityHttp, type Headers } from '../../support/entity-http';
+
+describe('acl: group ACLs over HTTP (4.7.0)', function () {
+  this.timeout(60000);
+  let crm: EntityHttp;
+  let admin: Headers;
+  let staff: Headers;
+  let staffContact: number;
+  let clients: number;
+  let staffGroup: number;
+  let alice: number;
+  let outsider: number;
+  let acl: number;
+
+  const contact = async (first: string, email: string) => {
+    const made = await crm.api3(admin, 'Contact', 'create', { contact_type: 'Individual', first_name: first, email });
+    return Number(made.id);
+  };
+  // Besides its own contact (every authenticated user may view it: `view my contact`), what the user sees.
+  const visible = async () =>
+    Object.keys((await crm.api3(staff, 'Contact', 'get', { return: ['id'], options: { limit: 0 } })).values)
+      .map(Number)
+      .filter((id) => id !== staffContact)
+      .sort((x, y) => x - y);
+
+  before(async () => {
+    crm = await bootEntityHttp({ plugins: ['acl'] });
+    admin = (await crm.userWith('root', ['*'])).headers;
+    ({ headers: staff, contactId: staffContact } = await crm.userWith('staff', ['access CRM']));
+    staffContact = Number(staffContact);
+    clients = Number((await crm.api3(admin, 'Group', 'create', { title: 'Clients' })).id);
+    staffGroup = Number((await crm.api3(admin, 'Group', 'create', { title: 'Staff' })).id);
+    alice = await contact('Alice', 'alice@example.org');
+    outsider = await contact('Oscar', 'oscar@example.org');
+    await crm.api3(admin, 'GroupContact', 'create', { group_id: clients, contact_id: alice });
+    await crm.api3(admin, 'GroupContact', 'create', { group_id: staffGroup, contact_id: staffContact });
+    const role = await crm.api3(admin, 'OptionValue', 'create', {
+      option_group_id: 'acl_role',
+      label: 'Case workers',
+      name: 'case_workers',
+    });
+    const roleValue = Number(role.values[role.id as string].value);
+    const granted = await crm.api3(admin, 'ACLEntityRole', 'create', { acl_role_id: roleValue, entity_id: staffGroup });
+    expect(granted.is_error, JSON.stringify(granted)).to.equal(0);
+    const made = await crm.api3(admin, 'ACL', 'create', {
+      name: 'Case workers view clients',
+      entity_id: roleValue,
+      operation: 'View',
+      object_table: 'civicrm_group',
+      object_id: clients,
+    });
+    expect(made.is_error, JSON.stringify(made)).to.equal(0);
+    acl = Number(made.id);
+  });
+  after(() => crm?.t.close());
+
+  it('get, getcount (APIv3 and APIv4) return exactly the contacts of the granted group', async () => {
+    expect(await visible()).to.deep.equal([alice]);
+    expect(Number((await crm.api3(staff, 'Contact', 'getcount', {})).result)).to.equal(2);
+    const v4 = await crm.api4(staff, 'Contact', 'get', { select: ['id'], where: [['id', '<>', staffContact]] });
+    expect(v4.values.map((row) => row.id)).to.deep.equal([alice]);
+    expect(v4.values.map((row) => row.id)).to.not.include(outsider);
+  });
+
+  it('joins and chains see the same rows: Email.get with contact_id.display_name, Contact.get with api.Email.get', async () => {
+    const emails = await crm.api4(staff, 'Email', 'get', { select: ['email', 'contact_id.display_name'] });
+    expect(emails.values.map((row) => row.email)).to.deep.equal(['alice@example.org']);
+    const chained = await crm.api3(staff, 'Contact', 'get', {
+      sequential: 1,
+      id: { '<>': staffContact },
+      'api.Email.get': {},
+    });
+    const chainedEmails = chained.values.map(
+      (row) => (row['api.Email.get'] as { values: Array<{ email: string }> }).values,
+    );
+    expect(chainedEmails.map((values) => values[0].email)).to.deep.equal(['alice@example.org']);
+  });
+
+  it('View does not let the user edit; Edit does', async () => {
+    const refused = await crm.api3(staff, 'Contact', 'create', { id: alice, nick_name: 'Al' });
+    expect(refused.is_error).to.equal(1);
+    await crm.api3(admin, 'ACL', 'create', { id: acl, operation: 'Edit' });
+    const edited = await crm.api3(staff, 'Contact', 'create', { id: alice, nick_name: 'Al' });
+    expect(edited.is_error, JSON.stringify(edited)).to.equal(0);
+    expect((await crm.api3(staff, 'Contact', 'create', { id: outsider, nick_name: 'Os' })).is_error).to.equal(1);
+  });
+
+  it('taking the user out of the role-holding group, or the client out of the granted group, takes access away', async () => {
+    await crm.api3(admin, 'GroupContact', 'create', { group_id: clients, contact_id: outsider });
+    expect(await visible()).to.deep.equal([alice, outsider]);
+    await crm.api3(admin, 'GroupContact', 'delete', { group_id: clients, contact_id: outsider });
+    expect(await visible()).to.deep.equal([alice]);
+    await crm.api3(admin, 'GroupContact', 'delete', { group_id: staffGroup, contact_id: staffContact });
+    expect(await visible()).to.deep.equal([]);
+  });
+
+  it('managing ACLs needs administer CRM', async () => {
+    const attempt = await crm.api3(staff, 'ACL', 'create', {
+      entity_id: 1,
+      operation: 'All',
+      object_table: 'civicrm_group',
+      object_id: clients,
+    });
+    expect(attempt.is_error).to.equal(1);
+  });
+});
