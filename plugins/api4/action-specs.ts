@@ -48,7 +48,12 @@ export const SCHEMAS: Record<ActionName, object> = {
     reload: { type: 'boolean' },
   },
   delete: { where: list },
-  replace: { records: { type: 'array', items: obj }, defaults: obj, where: list },
+  replace: {
+    records: { type: 'array', items: obj },
+    defaults: obj,
+    where: list,
+    match: { type: 'array', items: { type: 'string' } },
+  },
   getFields: {
     action: { type: 'string' },
     loadOptions: {

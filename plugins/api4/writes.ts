@@ -150,9 +150,45 @@ export class Api4Writes extends Api4Base {
     const before = await this.matching(e, p.where, ctx);
     // The where's equalities are defaults of every record (as APIv4 does).
     const defaults = { ...equalities(conds), ...((p.defaults as Row | undefined) ?? {}) };
-    const { values } = await this.save(e, { records: p.records ?? [], defaults }, ctx);
+    const records = await this.matchReplaced(e, (p.records as Row[] | undefined) ?? [], defaults, p.match, before, ctx);
+    const { values } = await this.save(e, { records, defaults }, ctx);
     const kept = new Set(values.map((r) => Number(r.id)));
     for (const id of before) if (!kept.has(id)) await this.deleteOne(e, id, ctx);
     return { values };
+  }
+
+  /**
+   * `match` (replace): a record without an id that equals one of the records being replaced on every match
+   * field takes that record's id, so it is updated in place instead of deleted and created again.
+   */
+  private async matchReplaced(
+    entity: CompiledEntity,
+    records: Row[],
+    defaults: Row,
+    match: unknown,
+    before: number[],
+    ctx: ActionContext,
+  ): Promise<Row[]> {
+    const fields = (match as string[] | undefined) ?? [];
+    if (!fields.length || !before.length) return records;
+    for (const field of fields)
+      if (!v4Field(entity, field)) throw invalid(`Invalid field '${field}' in match`, { error_field: field });
+    const existing = await this.service.get(this.session(ctx), entity, {
+      where: [{ path: 'id', op: 'IN', value: before }],
+      select: ['id', ...fields],
+    });
+    const taken = new Set<number>();
+    return records.map((record) => {
+      if (record.id !== undefined) return record;
+      const merged = { ...defaults, ...record };
+      const same = existing.find(
+        (row) =>
+          !taken.has(Number(row.id)) &&
+          fields.every((field) => String(row[field] ?? '') === String(merged[field] ?? '')),
+      );
+      if (!same) return record;
+      taken.add(Number(same.id));
+      return { ...record, id: same.id };
+    });
   }
 }

@@ -316,6 +316,34 @@ describe('rest-api4: actions over /crm/ajax/api4', () => {
       });
       expect(emails.body.values).to.deep.equal([{ email: 'ann2@example.org' }, { email: 'ann3@example.org' }]);
     });
+    it('replace with match updates the matched records in place (same ids) and deletes the others', async () => {
+      const before = await get(admin, 'Email/get', { select: ['id', 'email'], where: [['contact_id', '=', ann]] });
+      const ids = Object.fromEntries(before.body.values.map((r: { id: number; email: string }) => [r.email, r.id]));
+      const rep = await post(admin, 'Email/replace', {
+        where: [['contact_id', '=', ann]],
+        match: ['email'],
+        records: [{ email: 'ann2@example.org', location_type_id: 2 }, { email: 'ann4@example.org' }],
+      });
+      expect(rep.status, JSON.stringify(rep.body)).to.equal(200);
+      const after = await get(admin, 'Email/get', {
+        select: ['id', 'email', 'location_type_id'],
+        where: [['contact_id', '=', ann]],
+        orderBy: { email: 'ASC' },
+      });
+      expect(after.body.values[0]).to.deep.equal({
+        id: ids['ann2@example.org'],
+        email: 'ann2@example.org',
+        location_type_id: 2,
+      });
+      expect(after.body.values[1].email).to.equal('ann4@example.org');
+      expect(after.body.values.map((r: { id: number }) => r.id)).to.not.include(ids['ann3@example.org']);
+      const bad = await post(admin, 'Email/replace', {
+        where: [['contact_id', '=', ann]],
+        match: ['nope'],
+        records: [],
+      });
+      expect(bad.status).to.equal(400);
+    });
   });
 
   describe('meta', () => {
