@@ -171,6 +171,15 @@ export function scenarios(credentials: BenchCredentials): Scenario[] {
   );
   list.push({
     ...api4(
+      'v4 Contact.get email_primary.email (25, sort_name)',
+      'Contact/get',
+      { select: ['id', 'display_name', 'email_primary.email'], orderBy: { sort_name: 'ASC' }, limit: 25 },
+      key,
+    ),
+    baseline: '/contacts-email-primary',
+  });
+  list.push({
+    ...api4(
       'v4 Activity.get + source and targets (25)',
       'Activity/get',
       {

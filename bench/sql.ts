@@ -45,6 +45,18 @@ export interface BaselinePage {
 /** Baseline path → page. A scenario names its page with `baseline` (default `/contacts`). */
 export const BASELINE_PAGES: Record<string, BaselinePage> = {
   '/contacts': { sql: CONTACT_PAGE_SQL, params: () => CONTACT_PAGE_PARAMS, shape: 'api3' },
+  // APIv4 Contact.get with the primary email through `email_primary.email`.
+  '/contacts-email-primary': {
+    sql: `
+  select c.id, c.display_name, e.email as "email_primary.email"
+  from crm_contact c
+  left join crm_email e on e.contact_id = c.id and e.is_primary = true
+  where c.is_deleted = $1
+  order by c.sort_name, c.id
+  limit $2`,
+    params: () => [false, 25],
+    shape: 'api4',
+  },
   // APIv4 Activity.get with its source and target contacts (entity-activity's collection fields).
   '/activities': {
     sql: `

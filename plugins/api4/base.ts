@@ -109,7 +109,7 @@ export class Api4Base {
     return new Map(
       v4Fields(e)
         // Collections (an activity's contacts, a contact's groups) are read when named, not with `*`.
-        .filter((f) => !f.collection && mayRead(f, ctx.principal, ctx.trusted))
+        .filter((f) => !f.collection && !f.related && mayRead(f, ctx.principal, ctx.trusted))
         .map((f) => [f.name, f]),
     );
   }
@@ -151,7 +151,8 @@ export class Api4Base {
         wc.paths.push(base);
         const target = base.joined[base.joined.length - 1];
         for (const field of v4Fields(target))
-          if (!field.secret && !field.collection) fields.set(`${selected.slice(0, -2)}.${field.name}`, field);
+          if (!field.secret && !field.collection && !field.related)
+            fields.set(`${selected.slice(0, -2)}.${field.name}`, field);
         continue;
       }
       const { base, suffix } = splitSuffix(selected);

@@ -22,14 +22,19 @@ export function invalid(message: string, details: Record<string, unknown> = {}):
   return new KernelError('E_INVALID_PARAMS', message, { details });
 }
 
-/** Fields APIv4 shows: stored columns of the entity (APIv3's computed/related extras are not APIv4 fields). */
+/**
+ * Fields APIv4 shows: stored columns of the entity and its collections (APIv3's computed/related extras are not
+ * APIv4 fields), plus references to a related record (Contact's `email_primary`).
+ */
 export function v4Fields(e: CompiledEntity): FieldDef[] {
-  return e.fields.filter((f) => !f.related && !f.labelOf && !f.via);
+  return e.fields.filter(isV4Field);
 }
+
+const isV4Field = (f: FieldDef) => (!f.related || Boolean(f.fk)) && !f.labelOf && !f.via;
 
 export function v4Field(e: CompiledEntity, name: string): FieldDef | undefined {
   const f = e.byName.get(name);
-  return f && !f.related && !f.labelOf && !f.via ? f : undefined;
+  return f && isV4Field(f) ? f : undefined;
 }
 
 /** May this principal read this (possibly secret) field? Trusted calls may. */

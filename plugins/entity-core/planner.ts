@@ -7,9 +7,11 @@ import { KernelError } from '../../kernel';
 import { MAX_CONDITION_DEPTH, MAX_JOINS, type Condition, type Exists, type Filter } from './conditions';
 import type { EntityRegistry } from './registry';
 import { collectionCondition, collectionSelect } from './collections';
-import { applyFilter } from './sql-filters';
+import { applyPlanned } from './planned';
 import type { CompiledEntity, FieldDef } from './types';
 import { toDbValue } from './values';
+
+export { applyPlanned };
 
 export interface Resolved {
   /** SQL alias.column to use. */
@@ -49,7 +51,7 @@ export class Planner {
   readonly joins = new Map<string, Join>();
   private related = new Map<
     string,
-    { alias: string; entity: CompiledEntity; fk: string; where: Record<string, unknown> }
+    { alias: string; entity: CompiledEntity; fk: string; where: Record<string, unknown>; from: string }
   >();
   private aliasCount = 0;
   /** Nested planners (EXISTS subqueries), so their aliases never clash with this one's. */
@@ -79,6 +81,13 @@ export class Planner {
     for (let hop = 0; hop < parts.length - 1; hop++) {
       const field = entity.lookup.get(parts[hop]);
       if (!field || !field.fk || (field.collection && !field.collection.single)) throw unknownField(path);
+      if (field.related) {
+        // A computed reference to a related record (Contact's `email_primary`): its LEFT JOIN is the hop.
+        const related = this.relatedJoin(alias, field);
+        entity = related.entity;
+        alias = related.alias;
+        continue;
+      }
       joinPath = joinPath ? `${joinPath}.${field.name}` : field.name;
       let join = this.joins.get(joinPath);
       if (!join) {
@@ -106,16 +115,27 @@ export class Planner {
 
   /** A field read from a related record (Contact's primary email): one LEFT JOIN per related record. */
   private resolveRelated(alias: string, field: FieldDef): Resolved {
+    const join = this.relatedJoin(alias, field);
+    const target = join.entity.byName.get(field.related!.field)!;
+    return { ref: `${join.alias}.${columnOf(target)}`, field };
+  }
+
+  private relatedJoin(alias: string, field: FieldDef): { alias: string; entity: CompiledEntity } {
     const related = field.related!;
     const key = `${alias}|${related.entity}|${related.fk}|${JSON.stringify(related.where ?? {})}`;
     let join = this.related.get(key);
     if (!join) {
       const entity = this.registry.get(related.entity);
-      join = { alias: `${this.prefix}r${++this.aliasCount}`, entity, fk: related.fk, where: related.where ?? {} };
+      join = {
+        alias: `${this.prefix}r${++this.aliasCount}`,
+        entity,
+        fk: related.fk,
+        where: related.where ?? {},
+        from: alias,
+      };
       this.related.set(key, join);
     }
-    const target = join.entity.byName.get(related.field)!;
-    return { ref: `${join.alias}.${columnOf(target)}`, field };
+    return join;
   }
 
   /** Resolves a condition's paths (unknown fields and excess depth fail here). */
@@ -155,35 +175,50 @@ export class Planner {
 
   /** Adds the joins to a query rooted at `rootAlias`. */
   applyJoins(qb: Knex.QueryBuilder): void {
-    for (const join of this.joins.values()) {
-      const on = (clause: Knex.JoinClause) => {
-        if (join.expression)
-          clause.on(`${join.alias}.id`, '=', qb.client.raw(join.expression.sql, join.expression.bindings));
-        else clause.on(`${join.alias}.id`, '=', `${join.from}.${join.column}`);
-        if (join.restriction === 'none') clause.andOnVal(`${join.alias}.id`, '=', -1);
-        else if (join.restriction) {
-          const { planner, where } = join.restriction;
-          clause.andOnExists(function (this: Knex.QueryBuilder) {
-            planner.from(this);
-            this.whereRaw('?? = ??', [`${planner.rootAlias}.id`, `${join.alias}.id`]);
-            for (const item of where) applyPlanned(this, item);
-          });
-        }
-      };
-      const table = `${join.entity.table} as ${join.alias}`;
-      if (join.inner) qb.innerJoin(table, on);
-      else qb.leftJoin(table, on);
-    }
-    for (const related of this.related.values()) {
-      const fkField = related.entity.byName.get(related.fk)!;
-      qb.leftJoin(`${related.entity.table} as ${related.alias}`, (clause) => {
-        clause.on(`${related.alias}.${columnOf(fkField)}`, '=', `${this.rootAlias}.id`);
-        for (const [name, value] of Object.entries(related.where)) {
-          const field = related.entity.byName.get(name)!;
-          clause.andOnVal(`${related.alias}.${columnOf(field)}`, '=', toDbValue(field, value) as Knex.Value);
-        }
-      });
-    }
+    // In the order they were made: a join may start from an earlier one (`email_primary.location_type_id`).
+    const order = (alias: string) => Number(/(\d+)$/.exec(alias)?.[1] ?? 0);
+    const all = [
+      ...[...this.joins.values()].map((join) => ({ at: order(join.alias), apply: () => this.applyFkJoin(qb, join) })),
+      ...[...this.related.values()].map((join) => ({
+        at: order(join.alias),
+        apply: () => this.applyRelatedJoin(qb, join),
+      })),
+    ];
+    for (const { apply } of all.sort((x, y) => x.at - y.at)) apply();
+  }
+
+  private applyFkJoin(qb: Knex.QueryBuilder, join: Join): void {
+    const on = (clause: Knex.JoinClause) => {
+      if (join.expression)
+        clause.on(`${join.alias}.id`, '=', qb.client.raw(join.expression.sql, join.expression.bindings));
+      else clause.on(`${join.alias}.id`, '=', `${join.from}.${join.column}`);
+      if (join.restriction === 'none') clause.andOnVal(`${join.alias}.id`, '=', -1);
+      else if (join.restriction) {
+        const { planner, where } = join.restriction;
+        clause.andOnExists(function (this: Knex.QueryBuilder) {
+          planner.from(this);
+          this.whereRaw('?? = ??', [`${planner.rootAlias}.id`, `${join.alias}.id`]);
+          for (const item of where) applyPlanned(this, item);
+        });
+      }
+    };
+    const table = `${join.entity.table} as ${join.alias}`;
+    if (join.inner) qb.innerJoin(table, on);
+    else qb.leftJoin(table, on);
+  }
+
+  private applyRelatedJoin(
+    qb: Knex.QueryBuilder,
+    related: { alias: string; entity: CompiledEntity; fk: string; where: Record<string, unknown>; from: string },
+  ): void {
+    const fkField = related.entity.byName.get(related.fk)!;
+    qb.leftJoin(`${related.entity.table} as ${related.alias}`, (clause) => {
+      clause.on(`${related.alias}.${columnOf(fkField)}`, '=', `${related.from}.id`);
+      for (const [name, value] of Object.entries(related.where)) {
+        const field = related.entity.byName.get(name)!;
+        clause.andOnVal(`${related.alias}.${columnOf(field)}`, '=', toDbValue(field, value) as Knex.Value);
+      }
+    });
   }
 
   /** `FROM <root table> AS <rootAlias>` with this planner's joins, on a builder (the caller selects). */
@@ -192,38 +227,4 @@ export class Planner {
     this.applyJoins(qb);
     return qb;
   }
-}
-
-/** Adds one planned condition to a query (AND-ed with what is there). */
-export function applyPlanned(qb: Knex.QueryBuilder, planned: Planned): void {
-  if (planned.kind === 'filter') return applyFilter(qb, planned.resolved.ref, planned.resolved.field, planned.filter);
-  if (planned.kind === 'exists') {
-    qb.whereExists(function (this: Knex.QueryBuilder) {
-      planned.planner.from(this);
-      this.whereRaw('?? = ??', [planned.inner, planned.outer]);
-      for (const item of planned.where) applyPlanned(this, item);
-    });
-    return;
-  }
-  const items = planned.items;
-  if (planned.kind === 'not') {
-    qb.whereNot((sub) => {
-      for (const item of items) applyPlanned(sub, item);
-    });
-    return;
-  }
-  if (!items.length) {
-    // An empty OR matches nothing, an empty AND everything (as APIv4 does).
-    if (planned.kind === 'or') qb.whereRaw('false');
-    return;
-  }
-  if (planned.kind === 'and') {
-    qb.where((sub) => {
-      for (const item of items) applyPlanned(sub, item);
-    });
-    return;
-  }
-  qb.where((sub) => {
-    for (const item of items) sub.orWhere((alternative) => applyPlanned(alternative, item));
-  });
 }

@@ -2,6 +2,7 @@ import { definePlugin, type Kernel } from '../../kernel';
 import { cliCommands, engineOf } from '../../host';
 import { entityAccess, entityAccessGrants } from './hooks';
 import { withGrants } from './row-access';
+import { defineEntityActions } from './entity-actions';
 import { ChangeBus } from './change-bus';
 import { EntityRegistry } from './registry';
 import { EntityStore } from './store';
@@ -10,30 +11,33 @@ import { secretsCliCommands } from './secrets-cli';
 import { loadEntityFiles } from './metadata';
 import { EntityService } from './service';
 
-export default definePlugin(async ({ services, serviceConfig, log, onReady, onClose, runHook, plugins, hooks }) => {
-  const registry = new EntityRegistry();
-  // Entities declared as metadata files are defined before their plugins register (entity-core boots first).
-  for (const plugin of plugins) for (const def of await loadEntityFiles(plugin)) registry.define(def);
-  services.value('entities', registry);
-  // The host's secret box (host/secrets.ts) seals the fields metadata marks `encrypted`.
-  const store = new EntityStore(
-    registry,
-    async (q) => [withGrants(await runHook(entityAccess, q), await runHook(entityAccessGrants, q))],
-    services.resolve<FieldCipher>('secretBox'),
-    serviceConfig.limits,
-  );
-  services.value('entityStore', store);
-  services.value('entityService', new EntityService(registry, store));
-  const { url, schema } = serviceConfig.database;
-  // One channel per schema, so tenants (and test runs) sharing a server do not hear each other.
-  const bus = new ChangeBus(`crm_changes_${schema ?? 'public'}`, log);
-  services.value('changeBus', bus);
-  bus.on('options', () => registry.invalidateOptions());
-  registry.useOptionBus({ announce: (db) => bus.announce(db, 'options') });
-  onReady(async () => {
-    registry.seal();
-    if (url && engineOf(services.resolve<Kernel['db']>('db')) === 'postgresql') await bus.listen(url);
-  });
-  hooks.tap(cliCommands, () => secretsCliCommands());
-  onClose(() => bus.close());
-});
+export default definePlugin(
+  async ({ services, serviceConfig, log, onReady, onClose, runHook, plugins, hooks, actions }) => {
+    const registry = new EntityRegistry();
+    // Entities declared as metadata files are defined before their plugins register (entity-core boots first).
+    for (const plugin of plugins) for (const def of await loadEntityFiles(plugin)) registry.define(def);
+    services.value('entities', registry);
+    defineEntityActions(actions, registry);
+    // The host's secret box (host/secrets.ts) seals the fields metadata marks `encrypted`.
+    const store = new EntityStore(
+      registry,
+      async (q) => [withGrants(await runHook(entityAccess, q), await runHook(entityAccessGrants, q))],
+      services.resolve<FieldCipher>('secretBox'),
+      serviceConfig.limits,
+    );
+    services.value('entityStore', store);
+    services.value('entityService', new EntityService(registry, store));
+    const { url, schema } = serviceConfig.database;
+    // One channel per schema, so tenants (and test runs) sharing a server do not hear each other.
+    const bus = new ChangeBus(`crm_changes_${schema ?? 'public'}`, log);
+    services.value('changeBus', bus);
+    bus.on('options', () => registry.invalidateOptions());
+    registry.useOptionBus({ announce: (db) => bus.announce(db, 'options') });
+    onReady(async () => {
+      registry.seal();
+      if (url && engineOf(services.resolve<Kernel['db']>('db')) === 'postgresql') await bus.listen(url);
+    });
+    hooks.tap(cliCommands, () => secretsCliCommands());
+    onClose(() => bus.close());
+  },
+);

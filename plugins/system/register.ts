@@ -2,6 +2,7 @@ import { KERNEL_VERSION, definePlugin } from '../../kernel';
 import path from 'node:path';
 import { engineOf, httpRoutes, pendingMigrations, ping } from '../../host';
 import pkg from '../../package.json';
+import { defineSiteActions } from './site-actions';
 
 export default definePlugin(({ actions, hooks, services, plugins }) => {
   actions.define({
@@ -21,6 +22,8 @@ export default definePlugin(({ actions, hooks, services, plugins }) => {
       return { is_error: 0, version: 3, count: 1, values: [info] };
     },
   });
+
+  defineSiteActions(actions, plugins);
 
   hooks.tap(httpRoutes, () => ({
     name: 'healthz',

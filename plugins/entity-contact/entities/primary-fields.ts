@@ -62,4 +62,20 @@ export const primaryLocationFields: FieldDef[] = [
     title: 'On Hold',
     related: { entity: 'Email', field: 'on_hold', fk: 'contact_id', where: primary },
   },
+  // APIv4's references to the primary records: `email_primary.email`, `address_primary.city` in select, where
+  // and orderBy (one LEFT JOIN on the primary row; read-only here — write the Email, Phone or Address).
+  ...(
+    [
+      ['email_primary', 'Email', 'Primary Email'],
+      ['phone_primary', 'Phone', 'Primary Phone'],
+      ['address_primary', 'Address', 'Primary Address'],
+    ] as const
+  ).map(([name, entity, title]): FieldDef => ({
+    name,
+    type: 'Int',
+    title,
+    fk: entity,
+    readonly: true,
+    related: { entity, field: 'id', fk: 'contact_id', where: primary },
+  })),
 ];

@@ -1,0 +1,48 @@
+/** Entity.get (both APIs), Extension.get (4.7.13: all information by default) and Domain.get over HTTP. */
+import { expect } from 'chai';
+import { bootEntityHttp, type EntityHttp, type Headers } from '../../support/entity-http';
+
+describe('Entity.get, Extension.get and Domain.get (issue 11, item 6)', function () {
+  this.timeout(60000);
+  let crm: EntityHttp;
+  let admin: Headers;
+  let staff: Headers;
+
+  before(async () => {
+    crm = await bootEntityHttp({ plugins: ['entity-contact', 'system'] });
+    admin = (await crm.userWith('root', ['*'])).headers;
+    staff = (await crm.userWith('staff', ['access CRM'])).headers;
+  });
+  after(() => crm?.t.close());
+
+  it('Entity.get: APIv3 lists the entity names; APIv4 describes each, with its keys and table', async () => {
+    const v3 = await crm.api3(staff, 'Entity', 'get', {});
+    expect(v3.values).to.include.members(['Contact', 'Email', 'Address']);
+    const v4 = await crm.api4(staff, 'Entity', 'get', {});
+    const contact = v4.values.find((row) => row.name === 'Contact');
+    expect(contact).to.include({ name: 'Contact', label_field: 'sort_name', table_name: 'crm_contact' });
+    expect(contact!.primary_key).to.deep.equal(['id']);
+    const some = await crm.api4(staff, 'Entity', 'get', { select: ['name', 'description'] });
+    expect(Object.keys(some.values[0])).to.deep.equal(['name', 'description']);
+  });
+
+  it('Extension.get returns every field of each plugin by default (4.7.13), filters by key; administrators only', async () => {
+    const all = await crm.api3(admin, 'Extension', 'get', {});
+    const contact = Object.values(all.values).find((row) => row.key === 'entity-contact');
+    expect(contact).to.include({ key: 'entity-contact', status: 'installed', type: 'module', version: '1.0.0' });
+    expect(contact!.description).to.be.a('string');
+    const one = await crm.api3(admin, 'Extension', 'getsingle', { key: 'system' });
+    expect(one).to.include({ key: 'system', status: 'installed' });
+    expect((await crm.api3(staff, 'Extension', 'get', {})).is_error).to.equal(1);
+    const v4 = await crm.api4(admin, 'Extension', 'get', { where: [['key', '=', 'system']] });
+    expect(v4.values.map((row) => row.key)).to.deep.equal(['system']);
+  });
+
+  it('Domain.get answers the one domain, with the service version', async () => {
+    const domain = await crm.api3(staff, 'Domain', 'get', { current_domain: 1 });
+    expect(domain.count).to.equal(1);
+    expect(domain.values['1']).to.include({ id: '1', name: 'Default Domain Name' });
+    const v4 = await crm.api4(staff, 'Domain', 'get', {});
+    expect(v4.values[0]).to.include({ id: 1, name: 'Default Domain Name' });
+  });
+});
