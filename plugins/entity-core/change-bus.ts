@@ -24,6 +24,11 @@ export class ChangeBus {
     this.subscribers.set(topic, [...(this.subscribers.get(topic) ?? []), fn]);
   }
 
+  /** Every topic something here listens to (System.flush announces them all). */
+  topics(): string[] {
+    return [...this.subscribers.keys()];
+  }
+
   /** Announces a change; call it with the writing transaction when there is one. */
   async announce(db: Knex, topic: string): Promise<void> {
     this.deliver(topic);

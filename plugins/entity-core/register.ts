@@ -3,6 +3,7 @@ import { cliCommands, engineOf } from '../../host';
 import { entityAccess, entityAccessGrants } from './hooks';
 import { withGrants } from './row-access';
 import { defineEntityActions } from './entity-actions';
+import { defineFlushActions } from './flush-action';
 import { ChangeBus } from './change-bus';
 import { EntityRegistry } from './registry';
 import { EntityStore } from './store';
@@ -33,6 +34,7 @@ export default definePlugin(
     services.value('changeBus', bus);
     bus.on('options', () => registry.invalidateOptions());
     registry.useOptionBus({ announce: (db) => bus.announce(db, 'options') });
+    defineFlushActions(actions, bus);
     onReady(async () => {
       registry.seal();
       if (url && engineOf(services.resolve<Kernel['db']>('db')) === 'postgresql') await bus.listen(url);

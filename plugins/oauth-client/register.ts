@@ -155,18 +155,7 @@ export default definePlugin<OAuthClientOptions>((ctx) => {
     publicUrl,
   });
   defineReturnAction(ctx.actions, { store, tokens: () => services.resolve<OAuthTokens>('oauthTokens') });
-  ctx.actions.define({
-    version: 3,
-    entity: 'System',
-    action: 'flush',
-    description: 'Flushes the caches (the OAuth provider list) of every instance',
-    params: { type: 'object' },
-    permission: 'administer CRM',
-    handler: async (_params, { db }) => {
-      await services.resolve<ChangeBus>('changeBus').announce(db, PROVIDERS_TOPIC);
-      return { is_error: 0, version: 3, count: 0, values: [] };
-    },
-  });
+  // System.flush is entity-core's: it announces every topic, the OAuth provider list's among them.
   hooks.tap(cliCommands, () => ({
     name: 'flush',
     description: 'Flush the caches (the OAuth provider list) of every running instance on this PostgreSQL database',

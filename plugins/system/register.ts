@@ -3,6 +3,7 @@ import path from 'node:path';
 import { engineOf, httpRoutes, pendingMigrations, ping } from '../../host';
 import pkg from '../../package.json';
 import { defineSiteActions } from './site-actions';
+import { defineCheckActions } from './check-action';
 
 export default definePlugin(({ actions, hooks, services, plugins }) => {
   actions.define({
@@ -24,6 +25,7 @@ export default definePlugin(({ actions, hooks, services, plugins }) => {
   });
 
   defineSiteActions(actions, plugins);
+  defineCheckActions(actions, plugins);
 
   hooks.tap(httpRoutes, () => ({
     name: 'healthz',

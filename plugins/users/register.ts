@@ -9,6 +9,7 @@ import { permissionAliases, permissionsCatalogue, type PermissionInfo } from './
 import { PRINCIPALS_TOPIC, PrincipalCache, type PrincipalCacheOptions } from './principal-cache';
 import { Keyring, keyringOptionsFromEnv, type KeyringOptions } from './keyring';
 import { CORE_PERMISSIONS } from './permissions';
+import { defineUfMatchActions } from './uf-match';
 import { SessionStore, type SessionOptions } from './sessions';
 import { IdentityStore, type Aliases } from './store';
 import { Throttle, type ThrottleOptions } from './throttle';
@@ -23,6 +24,7 @@ interface UsersOptions extends KeyringOptions {
 
 export default definePlugin<UsersOptions>((ctx) => {
   const { config, hooks, services, serviceConfig } = ctx;
+  defineUfMatchActions(ctx.actions);
   let aliases: Aliases = {};
   const identity = new IdentityStore(() => aliases);
   // Environment variables win over the config file, as for the kernel's own settings.

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { bootEntityHttp, type EntityHttp, type Headers } from '../../support/entity-http';
 
-describe('Entity.get, Extension.get and Domain.get (issue 11, item 6)', function () {
+describe('Entity.get, Extension.get, Domain.get, System.check, System.flush and UFMatch.get (issue 11, items 6 and 10)', function () {
   this.timeout(60000);
   let crm: EntityHttp;
   let admin: Headers;
@@ -44,5 +44,57 @@ describe('Entity.get, Extension.get and Domain.get (issue 11, item 6)', function
     expect(domain.values['1']).to.include({ id: '1', name: 'Default Domain Name' });
     const v4 = await crm.api4(staff, 'Domain', 'get', {});
     expect(v4.values[0]).to.include({ id: 1, name: 'Default Domain Name' });
+  });
+
+  it('System.check answers the database, migrations and engine checks with their severity', async () => {
+    const v3 = await crm.api3(admin, 'System', 'check', {});
+    const names = v3.values.map((row: Record<string, unknown>) => row.name);
+    expect(names).to.include.members(['checkDatabase', 'checkMigrations', 'checkDatabaseEngine']);
+    const migrations = v3.values.find((row: Record<string, unknown>) => row.name === 'checkMigrations');
+    expect(migrations).to.include({ severity: 'info', message: 'Every migration is applied.' });
+    const v4 = await crm.api4(admin, 'System', 'check', {});
+    expect(v4.values[0]).to.include({ name: 'checkDatabase', severity_id: 1, is_visible: true });
+    expect((await crm.api3(staff, 'System', 'check', {})).is_error).to.equal(1);
+  });
+
+  it('System.flush drops the option caches: an option value written behind the service shows at once', async () => {
+    const db = crm.t.kernel.db;
+    const [group] = await db('crm_option_group').where({ name: 'gender' }).select('id');
+    const before = await crm.api4(admin, 'Contact', 'getFields', {
+      loadOptions: true,
+      where: [['name', '=', 'gender_id']],
+    });
+    const labels = (row: Record<string, unknown>) => Object.values(row.options as Record<string, string>);
+    expect(labels(before.values[0])).to.not.include('Nonbinary');
+    await db('crm_option_value').insert({
+      option_group_id: group.id,
+      value: '9',
+      name: 'Nonbinary',
+      label: 'Nonbinary',
+      weight: 9,
+    });
+    const cached = await crm.api4(admin, 'Contact', 'getFields', {
+      loadOptions: true,
+      where: [['name', '=', 'gender_id']],
+    });
+    expect(labels(cached.values[0]), 'still cached before the flush').to.not.include('Nonbinary');
+    expect((await crm.api3(admin, 'System', 'flush', {})).is_error).to.equal(0);
+    const after = await crm.api4(admin, 'Contact', 'getFields', {
+      loadOptions: true,
+      where: [['name', '=', 'gender_id']],
+    });
+    expect(labels(after.values[0])).to.include('Nonbinary');
+  });
+
+  it('UFMatch.get links each user to its contact (uf_id, uf_name, contact_id)', async () => {
+    const all = await crm.api3(admin, 'UFMatch', 'get', { uf_name: 'staff' });
+    expect(all.count).to.equal(1);
+    const match = Object.values(all.values)[0] as Record<string, unknown>;
+    expect(match).to.include({ uf_name: 'staff', domain_id: '1' });
+    const byContact = await crm.api4(admin, 'UFMatch', 'get', {
+      where: [['contact_id', '=', Number(match.contact_id)]],
+    });
+    expect(byContact.values).to.have.length(1);
+    expect(byContact.values[0]).to.include({ uf_name: 'staff', uf_id: Number(match.uf_id) });
   });
 });
