@@ -4,7 +4,7 @@ import { KernelError, isKernelError, type ActionContext, type Cradle } from '../
 import type { Api4Result, Api4Service } from './types';
 
 export * from './types';
-export { applyIndex } from './rows';
+export { applyIndex, indexFields } from './rows';
 
 /** Thrown by {@link api4} when a call fails: the KernelError's code, message, status and details. */
 export class Api4CallError extends KernelError {

@@ -117,14 +117,34 @@ export function substitute(value: unknown, row: Row): unknown {
   return value;
 }
 
-/** `index`: a field name keys the values by it; an integer picks one row (null when absent). */
+/**
+ * `index`: a field name keys the values by it; an integer picks one row (null when absent); an object
+ * `{key: value}` maps each row's `key` field to its `value` field (`{"id": "display_name"}`).
+ */
 export function applyIndex(values: Row[], index: unknown): unknown {
   if (index === undefined || index === null || index === '') return values;
   if (typeof index === 'number' || (typeof index === 'string' && /^\d+$/.test(index)))
     return values[Number(index)] ?? null;
-  if (typeof index !== 'string') throw invalid('index must be a field name or an integer');
+  const pair = indexPair(index);
   // No prototype: a stored value `__proto__` is just a key.
   const out: Row = Object.create(null);
-  for (const r of values) out[String(r[index])] = r;
+  if (pair) for (const r of values) out[String(r[pair[0]])] = r[pair[1]] ?? null;
+  else if (typeof index === 'string') for (const r of values) out[String(r[index])] = r;
+  else throw invalid('index must be a field name, an integer or an object {key: value}');
   return out;
+}
+
+/** The `[key, value]` fields of an object index, or undefined for any other index. */
+export function indexPair(index: unknown): [string, string] | undefined {
+  if (!index || typeof index !== 'object' || Array.isArray(index)) return undefined;
+  const entries = Object.entries(index as Row);
+  if (entries.length !== 1 || typeof entries[0][1] !== 'string' || !entries[0][0])
+    throw invalid('index must be a field name, an integer or an object {key: value}');
+  return [entries[0][0], entries[0][1]];
+}
+
+/** The fields an index reads (a get whose `select` omits them fetches them, then drops them). */
+export function indexFields(index: unknown): string[] {
+  if (typeof index === 'string' && !/^\d+$/.test(index) && index) return [index];
+  return indexPair(index) ?? [];
 }

@@ -71,5 +71,13 @@ export function paramsOf(ctx: Context, all: Obj): Obj {
 export function indexOf(v: unknown): unknown {
   if (v === undefined || v === '' || v === null) return undefined;
   if (typeof v === 'string' && /^\d+$/.test(v)) return Number(v);
+  // An object index (`{"id":"display_name"}`) arrives JSON-encoded in a query string or form.
+  if (typeof v === 'string' && v.startsWith('{')) {
+    try {
+      return JSON.parse(v);
+    } catch {
+      return v;
+    }
+  }
   return v;
 }

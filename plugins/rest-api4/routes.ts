@@ -9,7 +9,7 @@ import { KernelError, type Cradle, type Principal } from '../../kernel';
 import { checkDepth, limitExceeded, type RouteDefinition } from '../../host';
 import { errorBody, MESSAGES, renderError, sendJson, WireError } from './answers';
 import { decode, indexOf, input, paramsOf } from './request';
-import { applyIndex } from '../api4';
+import { applyIndex, indexFields } from '../api4';
 import type { Api4Result, Api4Service } from '../api4';
 
 type Obj = Record<string, unknown>;
@@ -100,16 +100,23 @@ async function execute(
     );
   if (typeof params.chain === 'object' && params.chain) forbidGetChains(ctx, params.chain);
   const svc = scope.cradle.api4 as Api4Service;
+  // A get whose select omits the index's fields fetches them for the index, then leaves them out.
+  const select = Array.isArray(params.select) ? (params.select as unknown[]) : undefined;
+  const added = action === 'get' && select?.length ? indexFields(index).filter((f) => !select.includes(f)) : [];
   const result: Api4Result = await svc.call({
     entity,
     action,
-    params: { ...params, checkPermissions: true },
+    params: { ...params, ...(added.length ? { select: [...select!, ...added] } : {}), checkPermissions: true },
     principal,
     scope,
     trusted: false,
   });
+  const values = index === undefined ? result.values : applyIndex(result.values, index);
+  if (added.length && values && typeof values === 'object')
+    for (const row of Array.isArray(values) ? values : Object.values(values as Obj))
+      if (row && typeof row === 'object') for (const field of added) delete (row as Obj)[field];
   const out: Obj = {
-    values: index === undefined ? result.values : applyIndex(result.values, index),
+    values,
     entity: result.entity,
     action: result.action,
     debug: null,

@@ -220,6 +220,16 @@ describe('rest-api4: actions over /crm/ajax/api4', () => {
       );
       expect(one.body.values).to.deep.equal({ id: bob });
     });
+    it('index: an object {key: value} maps one field to another; index fields not selected are fetched, not shown', async () => {
+      const where = [['first_name', 'IN', ['Ann', 'Bob']]];
+      const pairs = await get(admin, 'Contact/get', { select: ['last_name'], where }, { index: '{"id":"first_name"}' });
+      expect(pairs.body.values).to.deep.equal({ [ann]: 'Ann', [bob]: 'Bob' });
+      const keyed = await post(admin, 'Contact/get', { select: ['last_name'], where }, { index: 'first_name' });
+      expect(keyed.body.values).to.deep.equal({ Ann: { last_name: 'Archer' }, Bob: { last_name: 'Baker' } });
+      const bad = await get(admin, 'Contact/get', { select: ['id'], where }, { index: '{"id":"x","y":"z"}' });
+      expect(bad.status).to.equal(400);
+      expect(bad.body.error_message).to.match(/index must be/);
+    });
     it('params may come as a JSON body, and single params merged from the query string', async () => {
       const res = await k
         .req()
