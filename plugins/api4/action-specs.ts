@@ -1,6 +1,7 @@
 /** The generic APIv4 actions as data: names, descriptions, param schemas, getFields vocabularies, permissions. */
 import type { Permission } from '../../kernel';
 import { permissionFor, type EntityRegistry } from '../entity-core';
+import { AUTOCOMPLETE_SCHEMA } from './autocomplete';
 
 export const ACTIONS = [
   'get',
@@ -12,6 +13,7 @@ export const ACTIONS = [
   'getFields',
   'getActions',
   'checkAccess',
+  'autocomplete',
 ] as const;
 export type ActionName = (typeof ACTIONS)[number];
 export const WRITES = new Set<string>(['create', 'update', 'save', 'delete', 'replace']);
@@ -26,6 +28,7 @@ export const DESCRIPTIONS: Record<ActionName, string> = {
   getFields: 'Field metadata in the APIv4 shape',
   getActions: 'The actions the caller may run on this entity',
   checkAccess: 'Whether the caller may run an action with these values',
+  autocomplete: 'A page of {id, label} records whose search field contains input (entity-reference widgets)',
 };
 
 const list = { type: 'array' } as const;
@@ -68,6 +71,7 @@ export const SCHEMAS: Record<ActionName, object> = {
   },
   getActions: { select: { type: 'array', items: { type: 'string' } }, where: list },
   checkAccess: { action: { type: 'string', minLength: 1 }, values: obj },
+  autocomplete: AUTOCOMPLETE_SCHEMA,
 };
 
 export const DATA_TYPES: Record<string, string> = {
@@ -108,6 +112,8 @@ export function v4Permission(registry: EntityRegistry, entity: string, action: s
       return { allOf: [permissionOf('create'), permissionOf('update'), permissionOf('delete')] };
     case 'checkaccess':
       return 'public';
+    case 'autocomplete':
+      return permissionOf('get');
     default:
       return permissionOf(action);
   }

@@ -19,6 +19,7 @@ import {
 } from './action-specs';
 import type { Params } from './base';
 import { Api4Writes } from './writes';
+import { autocomplete } from './autocomplete';
 
 import { v4Permission } from './action-specs';
 
@@ -83,6 +84,8 @@ class Generic extends Api4Writes {
         return this.getActions(entity, params, ctx);
       case 'checkAccess':
         return this.checkAccess(entity, params, ctx);
+      case 'autocomplete':
+        return autocomplete(this, entity, params, ctx);
     }
   }
 

@@ -142,6 +142,8 @@ export interface EntityDef {
   ownerField?: string;
   /** Field used as label by getlist / pseudoconstants (`sort_name`, `label`, `title`, `name`). */
   labelField?: string;
+  /** The record's title as people read it (APIv4 `autocomplete` labels; default `labelField`): Contact's `display_name`. */
+  titleField?: string;
   /** How get renders NULL columns: omitted (DAO style, default) or `""` (Contact's query object). */
   nulls?: 'omit' | 'empty';
   /** Fields returned by get when no `return` is given; default all non-secret fields. */

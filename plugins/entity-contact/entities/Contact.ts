@@ -27,6 +27,7 @@ const Contact: EntityDef = {
   table: 'crm_contact',
   ownerField: 'id',
   labelField: 'sort_name',
+  titleField: 'display_name',
   nulls: 'empty',
   uniqueNamesOnGet: true,
   fields: [

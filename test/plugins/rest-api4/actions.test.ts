@@ -399,6 +399,7 @@ describe('rest-api4: actions over /crm/ajax/api4', () => {
         'getFields',
         'getActions',
         'checkAccess',
+        'autocomplete',
       ]);
       const viewer = await k.user('looker', ['access CRM', 'view all contacts']);
       const some = await get(viewer, 'Contact/getActions', {});

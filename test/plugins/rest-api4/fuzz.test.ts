@@ -151,10 +151,14 @@ describe('rest-api4: no params produce a 5xx (property)', () => {
           'getFields',
           'getActions',
           'checkAccess',
+          'autocomplete',
           'frob',
         ),
         params,
-        fc.option(fc.oneof(fc.constantFrom('id', 'name', '0', '7'), fc.string({ maxLength: 5 })), { nil: undefined }),
+        fc.option(
+          fc.oneof(fc.constantFrom('id', 'name', '0', '7', '{"id":"name"}', '{"a":1}'), fc.string({ maxLength: 5 })),
+          { nil: undefined },
+        ),
         async (entity, action, p, index) => {
           const res = await k
             .req()
