@@ -146,7 +146,7 @@ export abstract class Api3Reads {
     ctx: ActionContext,
   ): Promise<void> {
     const paths = [
-      ...(query.select ?? []),
+      ...(query.select ?? []).map((item) => (typeof item === 'string' ? item : item.path)),
       ...(query.sort ?? []).map((s) => s.path),
       ...(query.where ?? []).flatMap(conditionPaths),
     ];

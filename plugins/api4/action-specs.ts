@@ -19,7 +19,7 @@ export type ActionName = (typeof ACTIONS)[number];
 export const WRITES = new Set<string>(['create', 'update', 'save', 'delete', 'replace']);
 
 export const DESCRIPTIONS: Record<ActionName, string> = {
-  get: 'Get records (select, where, orderBy, limit, offset, joins over foreign keys, row_count)',
+  get: 'Get records (select, where, orderBy, limit, offset, joins, groupBy, having, aggregates, row_count)',
   create: 'Create one record from values',
   update: 'Update every record matching where with values',
   save: 'Create or update several records (records, defaults, match)',
@@ -41,6 +41,9 @@ export const SCHEMAS: Record<ActionName, object> = {
     orderBy: obj,
     limit: { type: 'integer', minimum: 0 },
     offset: { type: 'integer', minimum: 0 },
+    join: list,
+    groupBy: { type: 'array', items: { type: 'string' } },
+    having: list,
   },
   create: { values: obj },
   update: { values: obj, where: list, reload: { type: 'boolean' } },

@@ -11,12 +11,14 @@ import type {
   FieldDef,
   OptionItem,
   Query,
+  Aggregate,
 } from '../entity-core';
 import { type Condition } from '../entity-core';
 import { optionsOf, optionText, orderOfValues, splitSuffix, translateFilter, type Suffix } from './suffixes';
 import { mayRead, mentions, parseOrderBy, parseWhere, resolvePath, v4Fields, type WhereContext } from './params';
 import type { Row } from './types';
 import { chainRefs, typed } from './rows';
+import { parseAggregate, parseGroupBy, parseHaving, parseJoins } from './query-parts';
 
 export type Params = Record<string, unknown>;
 
@@ -134,6 +136,9 @@ export class Api4Base {
     ctx: ActionContext,
   ): Promise<{ values: Row[]; countMatched?: number }> {
     const wc = this.wc(entity, ctx);
+    const joins = await parseJoins(wc, params.join, ctx);
+    const opts = { trusted: ctx.trusted, aliases: wc.aliases };
+    const aggregates = new Map<string, Aggregate>();
     const requested = (params.select as string[] | undefined) ?? [];
     const rowCount = requested.includes('row_count');
     const rest = requested.filter((s) => s !== 'row_count');
@@ -143,11 +148,15 @@ export class Api4Base {
       for (const [k, field] of this.allFields(entity, ctx)) if (!field.secret) fields.set(k, field);
     for (const selected of rest) {
       if (selected === '*') continue;
+      const parsed = parseAggregate(wc, selected);
+      if (parsed) {
+        aggregates.set(parsed.aggregate.alias, parsed.aggregate);
+        fields.set(parsed.aggregate.alias, parsed.output);
+        continue;
+      }
       if (selected.endsWith('.*')) {
         // `contact_id.*`: every readable field of the joined entity.
-        const base = resolvePath(this.registry, entity, `${selected.slice(0, -2)}.id`, ctx.principal, {
-          trusted: ctx.trusted,
-        });
+        const base = resolvePath(this.registry, entity, `${selected.slice(0, -2)}.id`, ctx.principal, opts);
         wc.paths.push(base);
         const target = base.joined[base.joined.length - 1];
         for (const field of v4Fields(target))
@@ -156,10 +165,7 @@ export class Api4Base {
         continue;
       }
       const { base, suffix } = splitSuffix(selected);
-      const resolved = resolvePath(this.registry, entity, base, ctx.principal, {
-        secretLeaf: true,
-        trusted: ctx.trusted,
-      });
+      const resolved = resolvePath(this.registry, entity, base, ctx.principal, { ...opts, secretLeaf: true });
       if (!mayRead(resolved.field, ctx.principal, ctx.trusted)) continue; // secrets are omitted for callers lacking their permission
       wc.paths.push(resolved);
       if (suffix) {
@@ -172,17 +178,21 @@ export class Api4Base {
     for (const { base } of suffixed)
       if (!fields.has(base)) {
         hiddenBases.add(base);
-        fields.set(base, resolvePath(this.registry, entity, base, ctx.principal, { trusted: ctx.trusted }).field);
+        fields.set(base, resolvePath(this.registry, entity, base, ctx.principal, opts).field);
       }
+    const groupBy = parseGroupBy(wc, params.groupBy);
     const where = await this.where(entity, params.where, wc, ctx.db, true, params);
-    const sort = await this.sortOf(wc, params.orderBy, ctx.db);
+    const aggregateOutputs = new Map([...aggregates.keys()].map((alias) => [alias, fields.get(alias)!]));
+    const sort = await this.sortOf({ ...wc, outputs: aggregateOutputs }, params.orderBy, ctx.db);
+    const having = parseHaving(wc, params.having, fields);
+    const shape = { joins, groupBy, having, joinAccess: true };
     await this.checkJoins(wc, ctx);
     // Fields a chain refers to (`$id`, `$contact_id`) are fetched with the rows (and returned, as APIv4 does).
     if (params.chain && fields.size) {
       for (const ref of new Set(['id', ...chainRefs(params.chain)])) {
         if (fields.has(ref)) continue;
         try {
-          const resolved = resolvePath(this.registry, entity, ref, ctx.principal, { trusted: ctx.trusted });
+          const resolved = resolvePath(this.registry, entity, ref, ctx.principal, opts);
           wc.paths.push(resolved);
           fields.set(ref, resolved.field);
         } catch {
@@ -194,12 +204,12 @@ export class Api4Base {
     let values: Row[] = [];
     if (fields.size) {
       const raw = await this.service.get(this.session(ctx), entity, {
+        ...shape,
         where,
-        select: [...fields.keys()],
+        select: [...fields.keys()].map((key) => aggregates.get(key) ?? key),
         sort,
         limit: (params.limit as number) || undefined,
         offset: (params.offset as number) || undefined,
-        joinAccess: true,
       });
       values = raw.map((r) => {
         const row = this.out(fields, r, ctx);
@@ -209,7 +219,11 @@ export class Api4Base {
       });
     }
     const countMatched = rowCount
-      ? await this.service.count(this.session(ctx), entity, { where, joinAccess: true })
+      ? await this.service.count(this.session(ctx), entity, {
+          ...shape,
+          where,
+          select: aggregates.size || groupBy.length ? [...fields.keys()].map((key) => aggregates.get(key) ?? key) : [],
+        })
       : undefined;
     return { values, countMatched };
   }

@@ -55,7 +55,7 @@ export function resolvePath(
   entity: CompiledEntity,
   path: unknown,
   principal: Principal,
-  opts: { secretLeaf?: boolean; trusted?: boolean } = {},
+  opts: { secretLeaf?: boolean; trusted?: boolean; aliases?: Aliases } = {},
 ): ResolvedPath {
   if (typeof path !== 'string' || !path)
     throw invalid(`Invalid field ${JSON.stringify(path)}`, { error_field: String(path) });
@@ -64,7 +64,10 @@ export function resolvePath(
     throw invalid(`Too many joins in ${path} (at most ${MAX_PATH_JOINS})`, { error_field: path });
   let cur = entity;
   const joined: CompiledEntity[] = [];
-  for (let i = 0; i < parts.length - 1; i++) {
+  // `<alias>.<field>`: a field of an explicitly joined entity.
+  const aliased = parts.length > 1 ? opts.aliases?.get(parts[0]) : undefined;
+  if (aliased) joined.push((cur = aliased));
+  for (let i = aliased ? 1 : 0; i < parts.length - 1; i++) {
     const joinField = v4Field(cur, parts[i]);
     const target = joinField?.fk ? registry.find(joinField.fk) : undefined;
     if (!joinField || !target || !mayRead(joinField, principal, opts.trusted))
@@ -84,7 +87,14 @@ const NO_VALUE = new Set(['IS NULL', 'IS NOT NULL', 'IS EMPTY', 'IS NOT EMPTY'])
 const LISTS = new Set(['IN', 'NOT IN']);
 const PAIRS = new Set(['BETWEEN', 'NOT BETWEEN']);
 
+/** Explicit joins' aliases → the joined entities (`join: [["Email AS email", "LEFT"]]`). */
+export type Aliases = Map<string, CompiledEntity>;
+
 export interface WhereContext {
+  /** Explicit joins' aliases, usable as path prefixes. */
+  aliases?: Aliases;
+  /** In `having`: the selected output names (aggregate aliases, selected paths) instead of entity fields. */
+  outputs?: Map<string, FieldDef>;
   registry: EntityRegistry;
   entity: CompiledEntity;
   principal: Principal;
@@ -128,8 +138,13 @@ function parseClause(wc: WhereContext, clause: unknown, depth: number): Conditio
     throw invalid(`Illegal operator ${JSON.stringify(clause[1])} for ${head}; use one of ${V4_OPERATORS.join(', ')}`, {
       error_field: head,
     });
-  const { base, suffix } = splitSuffix(head);
-  const resolved = resolvePath(wc.registry, wc.entity, base, wc.principal, { trusted: wc.trusted });
+  const output = wc.outputs?.get(head);
+  if (wc.outputs && !output)
+    throw invalid(`having ${head}: name a selected field or an aggregate's alias`, { error_field: head });
+  const { base, suffix } = output ? { base: head } : splitSuffix(head);
+  const resolved = output
+    ? { path: head, field: output, joined: [] }
+    : resolvePath(wc.registry, wc.entity, base, wc.principal, { trusted: wc.trusted, aliases: wc.aliases });
   wc.paths.push(resolved);
   if (suffix) return suffixedClause(wc, clause, op as Operator, resolved, suffix, head);
   const field = resolved.field;
@@ -219,16 +234,14 @@ export function parseOrderBy(wc: WhereContext, orderBy: unknown): SortItem[] {
     const d = typeof dir === 'string' ? dir.toUpperCase() : '';
     if (d !== 'ASC' && d !== 'DESC')
       throw invalid(`Invalid sort direction ${JSON.stringify(dir)} for ${path}`, { error_field: path });
+    // An aggregate's alias (`orderBy: {"count": "DESC"}`) sorts by its value.
+    if (wc.outputs?.has(path)) return { path, dir: d };
     const { base, suffix } = splitSuffix(path);
-    const resolved = resolvePath(wc.registry, wc.entity, base, wc.principal, { trusted: wc.trusted });
+    const resolved = resolvePath(wc.registry, wc.entity, base, wc.principal, {
+      trusted: wc.trusted,
+      aliases: wc.aliases,
+    });
     wc.paths.push(resolved);
     return suffix ? { path: base, dir: d, suffix: { suffix, field: resolved.field, path } } : { path, dir: d };
   });
-}
-
-/** Is this a top-level `=` filter (replace's defaults)? */
-export function equalities(conds: Condition[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const c of conds) if ('path' in c && c.op === '=' && !c.path.includes('.')) out[c.path] = c.value;
-  return out;
 }

@@ -3,7 +3,7 @@ import { KernelError, type ActionContext } from '../../kernel';
 import type { CompiledEntity } from '../entity-core';
 import { type Condition } from '../entity-core';
 import { resolveValueSuffixes } from './suffixes';
-import { equalities, invalid, mayRead, parseWhere, v4Field } from './params';
+import { invalid, mayRead, parseWhere, v4Field } from './params';
 import { coerceWrite } from './coerce';
 import type { Row } from './types';
 import { Api4Base, type Params, type Reader } from './base';
@@ -191,4 +191,11 @@ export class Api4Writes extends Api4Base {
       return { ...record, id: same.id };
     });
   }
+}
+
+/** Is this a top-level `=` filter (replace's defaults)? */
+function equalities(conds: Condition[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const c of conds) if ('path' in c && c.op === '=' && !c.path.includes('.')) out[c.path] = c.value;
+  return out;
 }

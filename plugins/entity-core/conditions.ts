@@ -62,10 +62,43 @@ export function conditionPaths(condition: Condition): string[] {
   return [condition.path];
 }
 
+/** SQL aggregate functions a select may use (APIv4 `COUNT(id) AS n`); GROUP_CONCAT gives a list. */
+export const AGGREGATES = ['COUNT', 'SUM', 'AVG', 'MIN', 'MAX', 'GROUP_CONCAT'] as const;
+
+/** `fn([DISTINCT] path) AS alias` in a select; `path` is `*` only for COUNT. */
+export interface Aggregate {
+  fn: (typeof AGGREGATES)[number];
+  path: string;
+  distinct?: boolean;
+  alias: string;
+}
+
+/** How an explicit join keeps root rows: LEFT keeps all, INNER those with a match, EXCLUDE those without. */
+export type JoinType = 'LEFT' | 'INNER' | 'EXCLUDE';
+
+/**
+ * An explicit join (APIv4 `join`): `<entity> AS <alias>`, linked by `on` comparisons between a field of the
+ * root (or of an earlier join, `<alias>.<field>`) and a field of this one, and narrowed by `where` on its own
+ * fields. Without `on` the store links it over a foreign key between the two entities.
+ */
+export interface ExplicitJoin {
+  entity: string;
+  alias: string;
+  type: JoinType;
+  on: Array<{ left: string; op: '=' | '!=' | '<>' | '<' | '>' | '<=' | '>='; right: string }>;
+  /** Conditions on the joined entity's own fields (paths without the alias). */
+  where: Condition[];
+}
+
 export interface Query {
   where?: Condition[];
-  /** Field names / dotted paths to return; default every stored field. */
-  select?: string[];
+  /** Field names / dotted paths (or aggregates) to return; default every stored field. */
+  select?: Array<string | Aggregate>;
+  joins?: ExplicitJoin[];
+  /** Paths to group by: with it (or an aggregate) a plain selected path not grouped reads one row's value. */
+  groupBy?: string[];
+  /** Conditions on the selected output names (aliases of aggregates, selected paths), after grouping. */
+  having?: Condition[];
   /** `byValues`: sort by the position of the value in this list (options ordered by their label). */
   sort?: Array<{ path: string; dir: 'ASC' | 'DESC'; byValues?: string[] }>;
   /** 0 or undefined = no limit. */

@@ -9,18 +9,23 @@ export { applySchemaSteps, revertSchemaSteps, stepSql } from './ddl';
 export { introspectSchema, comparableSnapshot, comparableSql } from './introspect';
 export { loadEntityFiles, entityFile, type EntityProvider } from './metadata';
 export {
+  AGGREGATES,
   MAX_CONDITION_DEPTH,
   MAX_JOINS,
   OPERATORS,
   V4_OPERATORS,
   conditionPaths,
+  type Aggregate,
   type Condition,
   type Exists,
+  type ExplicitJoin,
+  type JoinType,
   type Filter,
   type Operator,
   type Query,
 } from './conditions';
 export { EntityStore } from './store';
+export { aggregateField } from './select-sql';
 export { referenceCounts, type RefCount } from './ref-counts';
 export { listFilterItems, listFilterConditions } from './list-filters';
 export { isList } from './collections';

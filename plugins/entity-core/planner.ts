@@ -4,12 +4,28 @@
  */
 import type { Knex } from 'knex';
 import { KernelError } from '../../kernel';
-import { MAX_CONDITION_DEPTH, MAX_JOINS, type Condition, type Exists, type Filter } from './conditions';
+import {
+  MAX_CONDITION_DEPTH,
+  MAX_JOINS,
+  type Condition,
+  type Exists,
+  type ExplicitJoin,
+  type Filter,
+} from './conditions';
 import type { EntityRegistry } from './registry';
 import { collectionCondition, collectionSelect } from './collections';
 import { applyPlanned } from './planned';
 import type { CompiledEntity, FieldDef } from './types';
-import { toDbValue } from './values';
+import {
+  applyFkJoin,
+  applyRelatedJoin,
+  columnOf,
+  explicitLink,
+  invalidJoin,
+  MAX_EXPLICIT_JOINS,
+  type Join,
+  type RelatedJoin,
+} from './joins';
 
 export { applyPlanned };
 
@@ -27,20 +43,6 @@ export type Planned =
   | { kind: 'or' | 'and' | 'not'; items: Planned[] }
   | { kind: 'exists'; planner: Planner; where: Planned[]; inner: string; outer: string };
 
-interface Join {
-  alias: string;
-  entity: CompiledEntity;
-  from: string;
-  column: string;
-  inner: boolean;
-  /** For a join over a single-valued collection (an activity's source contact): the subquery giving the id. */
-  expression?: { sql: string; bindings: Knex.Value[] };
-  /** Rows of the joined entity the caller may see, as conditions on it (row access on joins). */
-  restriction?: { planner: Planner; where: Planned[] } | 'none';
-}
-
-const columnOf = (field: FieldDef) => field.column ?? field.name;
-
 export function unknownField(path: string): KernelError {
   return new KernelError('E_INVALID_PARAMS', `Unknown field ${path}`, {
     details: { error_code: 0, error_field: path },
@@ -49,10 +51,9 @@ export function unknownField(path: string): KernelError {
 
 export class Planner {
   readonly joins = new Map<string, Join>();
-  private related = new Map<
-    string,
-    { alias: string; entity: CompiledEntity; fk: string; where: Record<string, unknown>; from: string }
-  >();
+  private related = new Map<string, RelatedJoin>();
+  /** Explicit joins by alias (also in `joins`, so row access restricts them as any join). */
+  private explicit = new Map<string, Join>();
   private aliasCount = 0;
   /** Nested planners (EXISTS subqueries), so their aliases never clash with this one's. */
   private nestedCount = 0;
@@ -78,7 +79,13 @@ export class Planner {
     let entity = this.root;
     let alias = this.rootAlias;
     let joinPath = '';
-    for (let hop = 0; hop < parts.length - 1; hop++) {
+    let start = 0;
+    const explicit = parts.length > 1 ? this.explicit.get(parts[0]) : undefined;
+    if (explicit) {
+      // `<alias>.<field>`: a field of an explicitly joined entity (and FK hops on from it).
+      [entity, alias, joinPath, start] = [explicit.entity, explicit.alias, parts[0], 1];
+    }
+    for (let hop = start; hop < parts.length - 1; hop++) {
       const field = entity.lookup.get(parts[hop]);
       if (!field || !field.fk || (field.collection && !field.collection.single)) throw unknownField(path);
       if (field.related) {
@@ -164,6 +171,40 @@ export class Planner {
     return { kind: 'exists', planner: nested, where, inner, outer: this.resolve(exists.ref ?? 'id', 'filter').ref };
   }
 
+  /**
+   * An explicit join (APIv4 `join`), in the order given: its `on` fields are root fields or `<alias>.<field>`
+   * of this or an earlier join; its own conditions narrow the joined rows in the ON clause.
+   */
+  addExplicitJoin(join: ExplicitJoin): void {
+    if (this.explicit.size >= MAX_EXPLICIT_JOINS) throw invalidJoin(`At most ${MAX_EXPLICIT_JOINS} joins`);
+    const entity = this.registry.find(join.entity);
+    if (!entity) throw invalidJoin(`Cannot join unknown entity ${join.entity}`);
+    const on = explicitLink(this.root, entity, join, (alias) => this.explicit.has(alias));
+    const planned: Join = {
+      alias: `${this.prefix}x${++this.aliasCount}`,
+      entity,
+      from: this.rootAlias,
+      column: 'id',
+      inner: join.type === 'INNER',
+      explicit: { link: [], exclude: join.type === 'EXCLUDE' },
+    };
+    this.explicit.set(join.alias, planned);
+    this.joins.set(join.alias, planned);
+    const column = (path: string) => {
+      const parts = path.split('.');
+      if (parts.length > 2 || (parts.length === 2 && !this.explicit.has(parts[0])))
+        throw invalidJoin(`Join condition on ${path}: use a field of ${this.root.name} or <alias>.<field>`);
+      const resolved = this.resolve(path, 'select');
+      if (!resolved.ref || resolved.field.related) throw unknownField(path);
+      return resolved.ref;
+    };
+    planned.explicit!.link = on.map((item) => ({ left: column(item.left), op: item.op, right: column(item.right) }));
+    if (join.where.length) {
+      const planner = new Planner(this.registry, entity, `${this.prefix}e${++this.nestedCount}_`);
+      planned.explicit!.narrow = { planner, where: join.where.map((item) => planner.plan(item)) };
+    }
+  }
+
   /** Restricts a joined entity to the rows a condition allows ('none': no row); a hidden row reads as NULL. */
   restrictJoin(join: Join, restriction: Condition[] | 'none'): void {
     if (restriction === 'none') join.restriction = 'none';
@@ -178,47 +219,13 @@ export class Planner {
     // In the order they were made: a join may start from an earlier one (`email_primary.location_type_id`).
     const order = (alias: string) => Number(/(\d+)$/.exec(alias)?.[1] ?? 0);
     const all = [
-      ...[...this.joins.values()].map((join) => ({ at: order(join.alias), apply: () => this.applyFkJoin(qb, join) })),
+      ...[...this.joins.values()].map((join) => ({ at: order(join.alias), apply: () => applyFkJoin(qb, join) })),
       ...[...this.related.values()].map((join) => ({
         at: order(join.alias),
-        apply: () => this.applyRelatedJoin(qb, join),
+        apply: () => applyRelatedJoin(qb, join),
       })),
     ];
     for (const { apply } of all.sort((x, y) => x.at - y.at)) apply();
-  }
-
-  private applyFkJoin(qb: Knex.QueryBuilder, join: Join): void {
-    const on = (clause: Knex.JoinClause) => {
-      if (join.expression)
-        clause.on(`${join.alias}.id`, '=', qb.client.raw(join.expression.sql, join.expression.bindings));
-      else clause.on(`${join.alias}.id`, '=', `${join.from}.${join.column}`);
-      if (join.restriction === 'none') clause.andOnVal(`${join.alias}.id`, '=', -1);
-      else if (join.restriction) {
-        const { planner, where } = join.restriction;
-        clause.andOnExists(function (this: Knex.QueryBuilder) {
-          planner.from(this);
-          this.whereRaw('?? = ??', [`${planner.rootAlias}.id`, `${join.alias}.id`]);
-          for (const item of where) applyPlanned(this, item);
-        });
-      }
-    };
-    const table = `${join.entity.table} as ${join.alias}`;
-    if (join.inner) qb.innerJoin(table, on);
-    else qb.leftJoin(table, on);
-  }
-
-  private applyRelatedJoin(
-    qb: Knex.QueryBuilder,
-    related: { alias: string; entity: CompiledEntity; fk: string; where: Record<string, unknown>; from: string },
-  ): void {
-    const fkField = related.entity.byName.get(related.fk)!;
-    qb.leftJoin(`${related.entity.table} as ${related.alias}`, (clause) => {
-      clause.on(`${related.alias}.${columnOf(fkField)}`, '=', `${related.from}.id`);
-      for (const [name, value] of Object.entries(related.where)) {
-        const field = related.entity.byName.get(name)!;
-        clause.andOnVal(`${related.alias}.${columnOf(field)}`, '=', toDbValue(field, value) as Knex.Value);
-      }
-    });
   }
 
   /** `FROM <root table> AS <rootAlias>` with this planner's joins, on a builder (the caller selects). */

@@ -6,17 +6,19 @@
 import type { Knex } from 'knex';
 import { holds, KernelError, type Principal } from '../../kernel';
 import { DEFAULT_LIMITS, limitExceeded, type Limits } from '../../host';
-import type { Condition, Query } from './conditions';
+import type { Aggregate, Condition, Query } from './conditions';
 import { guarded } from './db-errors';
-import { applyPlanned, Planner } from './planner';
+import { applyPlanned, Planner, type Resolved } from './planner';
+import { groupedQuery, isGrouped, planColumn, plainQuery, readColumn, type Column } from './select-sql';
 import { isColumn } from './schema';
 import type { EntityRegistry } from './registry';
 import { RowAccessControl, type AccessRules } from './row-access';
-import type { CompiledEntity, FieldDef } from './types';
+import type { CompiledEntity } from './types';
 import { fromDb, toDb, type FieldCipher } from './values';
 
 type Row = Record<string, unknown>;
 type Returning = { columns: string[]; map: (row: Row) => Row };
+type Planned = Awaited<ReturnType<EntityStore['plan']>>;
 
 export class EntityStore {
   private readonly returns = new WeakMap<CompiledEntity, Returning>();
@@ -62,14 +64,21 @@ export class EntityStore {
    * The query without its select list: joins, the caller's conditions and the principal's view access
    * (root and, with `joinAccess`, joined entities). Every path is resolved before any SQL is built.
    */
-  private async plan(db: Knex, entity: CompiledEntity, query: Query, principal: Principal | null, paths: string[]) {
+  private async plan(
+    db: Knex,
+    entity: CompiledEntity,
+    query: Query,
+    principal: Principal | null,
+    paths: Array<string | Aggregate>,
+  ) {
     this.checkLists(query.where);
     const planner = new Planner(this.registry, entity);
+    for (const join of query.joins ?? []) planner.addExplicitJoin(join);
     const where = (query.where ?? []).map((condition) => planner.plan(condition));
     const columns = paths
-      .filter((path) => !entity.lookup.get(path)?.labelOf)
-      .map((path) => ({ path, resolved: planner.resolve(path, 'select') }));
-    const sort = (query.sort ?? []).map((item) => ({ ...item, resolved: planner.resolve(item.path, 'sort') }));
+      .filter((path) => typeof path !== 'string' || !entity.lookup.get(path)?.labelOf)
+      .map((path) => planColumn(planner, path));
+    const sort = (query.sort ?? []).map((item) => ({ ...item, resolved: this.sortKey(planner, item.path, columns) }));
     if (principal) {
       where.push(...this.access.planRoot(planner, await this.access.answer(entity, 'view', principal)));
       if (query.joinAccess) await this.access.restrictJoins(planner, principal);
@@ -77,7 +86,13 @@ export class EntityStore {
     const qb = db(`${entity.table} as ${planner.rootAlias}`);
     planner.applyJoins(qb);
     for (const condition of where) applyPlanned(qb, condition);
-    return { qb, columns, sort };
+    return { qb, columns, sort, planner };
+  }
+
+  /** A sort path: a field path, or the name of a selected aggregate (`orderBy: {count: 'DESC'}`). */
+  private sortKey(planner: Planner, path: string, columns: Column[]): Resolved {
+    const aggregate = columns.find((column) => column.aggregate && column.path === path);
+    return aggregate ? aggregate.resolved : planner.resolve(path, 'sort');
   }
 
   async select(db: Knex, entity: CompiledEntity, query: Query, principal: Principal | null): Promise<Row[]> {
@@ -107,26 +122,9 @@ export class EntityStore {
       if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0))
         throw new KernelError('E_INVALID_PARAMS', `${name} must be a non-negative integer`);
     }
-    const { qb, columns, sort } = await this.plan(
-      db,
-      entity,
-      query,
-      principal,
-      query.select ?? this.defaultSelect(entity),
-    );
-    const selects: Record<string, string | Knex.Raw> = {};
-    columns.forEach((column, index) => {
-      const { ref, expression } = column.resolved;
-      selects[`c${index}`] = expression ? db.raw(expression.sql, expression.bindings) : ref;
-    });
-    qb.select(selects);
-    for (const item of sort) {
-      const dir = item.dir === 'DESC' ? 'desc' : 'asc';
-      if (item.byValues?.length)
-        qb.orderByRaw(`array_position(?::text[], ??::text) ${dir}`, [item.byValues, item.resolved.ref]);
-      else qb.orderBy(item.resolved.ref, dir);
-    }
-    if (!sort.some((item) => item.resolved.ref === 't.id')) qb.orderBy('t.id', 'asc');
+    const planned = await this.plan(db, entity, query, principal, query.select ?? this.defaultSelect(entity));
+    const { columns } = planned;
+    const qb = isGrouped(query) ? this.grouped(db, planned, query) : plainQuery(db, planned.qb, columns, planned.sort);
     // A caller without `administer CRM` gets at most `rowsPerRead` rows; a read matching more is
     // refused (never cut short silently), so one more row than that is asked for.
     const ceiling = principal && !holds('administer CRM', principal.permissions) ? this.limits.rowsPerRead : 0;
@@ -142,15 +140,31 @@ export class EntityStore {
         'rowsPerRead',
         ceiling,
       );
-    const fields: FieldDef[] = columns.map((column) => column.resolved.field);
+    const source = (column: Column) => planned.planner.resolve(column.aggregate!.path, 'select').field;
     for (const row of rows)
-      for (let index = 0; index < fields.length; index++) row[index] = fromDb(fields[index], row[index], this.cipher);
+      for (let index = 0; index < columns.length; index++)
+        row[index] = readColumn(columns[index], row[index], source, this.cipher);
     return { paths: columns.map((column) => column.path), rows };
   }
 
+  private grouped(db: Knex, { qb, columns, sort, planner }: Planned, query: Query): Knex.QueryBuilder {
+    if (columns.some((column) => column.resolved.expression))
+      throw new KernelError('E_INVALID_PARAMS', 'A list field cannot be selected in a grouped read; use GROUP_CONCAT');
+    return groupedQuery(db, qb, planner, columns, sort, query);
+  }
+
+  /** How many rows (groups, for a grouped read) match. */
   async count(db: Knex, entity: CompiledEntity, query: Query, principal: Principal | null): Promise<number> {
-    const { qb } = await this.plan(db, entity, { ...query, sort: [] }, principal, ['id']);
-    const [row] = (await guarded(async () => qb.count({ n: '*' }))) as Array<{ n: string | number }>;
+    const grouped = isGrouped(query);
+    const planned = await this.plan(
+      db,
+      entity,
+      { ...query, sort: [] },
+      principal,
+      grouped ? groupedSelect(query) : ['id'],
+    );
+    const counted: Knex.QueryBuilder = grouped ? db.from(this.grouped(db, planned, query).as('q')) : planned.qb;
+    const [row] = (await guarded(async () => counted.count({ n: '*' }))) as Array<{ n: string | number }>;
     return Number(row.n);
   }
 
@@ -225,3 +239,6 @@ export class EntityStore {
     return guarded(async () => db(entity.table).where('id', id).del());
   }
 }
+
+/** What a grouped count selects: the read's select, or its grouped paths when it selects none. */
+const groupedSelect = (query: Query) => (query.select?.length ? query.select : query.groupBy!);
