@@ -7,6 +7,7 @@ import { invalid, mayRead, parseWhere, v4Field } from './params';
 import { coerceWrite } from './coerce';
 import type { Row } from './types';
 import { Api4Base, type Params, type Reader } from './base';
+import { matchReplaced, mergeRelated, splitRelated, type RelatedValues } from './write-parts';
 
 export const ACL = () => new KernelError('E_FORBIDDEN', 'ACL check failed', { details: { acl: true } });
 
@@ -42,15 +43,42 @@ export class Api4Writes extends Api4Base {
     return out;
   }
 
-  /** Creates (existing null) or updates one record through the service; returns the stored row as APIv4 shows it. */
-  private async saveOne(e: CompiledEntity, input: Row, existing: Row | null, ctx: ActionContext): Promise<Row> {
+  /**
+   * Creates (existing null) or updates one record through the service, then its related records
+   * (`email_primary.email`); returns the stored row as APIv4 shows it, with the related values written.
+   */
+  private async saveOne(
+    e: CompiledEntity,
+    input: Row,
+    existing: Row | null,
+    ctx: ActionContext,
+    related: RelatedValues[] = [],
+  ): Promise<Row> {
     const row = await this.service.save(this.session(ctx), e, input, {
       existing,
       params: input,
       errors: SAVE_ERRORS,
       reread: false,
     });
-    return this.readById(e, Number(row.id), ctx);
+    const out = await this.readById(e, Number(row.id), ctx);
+    for (const group of related) Object.assign(out, await this.saveRelated(Number(row.id), group, ctx));
+    return out;
+  }
+
+  /** Writes the related record a reference names (updated when there is one, created otherwise). */
+  private async saveRelated(id: number, { field, values }: RelatedValues, ctx: ActionContext): Promise<Row> {
+    const { entity: name, fk, where = {} } = field.related!;
+    const target = this.registry.get(name);
+    const clean = this.values(target, await this.suffixFree(target, values, ctx), ctx, false);
+    const conditions: Condition[] = Object.entries({ ...where, [fk]: id }).map(([path, value]) => ({
+      path,
+      op: '=',
+      value,
+    }));
+    const [found] = await this.service.get(this.session(ctx), target, { where: conditions, select: ['id'], limit: 1 });
+    const existing = found ? await this.service.byId(this.session(ctx), target, Number(found.id)) : null;
+    const saved = await this.saveOne(target, existing ? clean : { ...where, ...clean, [fk]: id }, existing, ctx);
+    return Object.fromEntries(Object.keys(clean).map((key) => [`${field.name}.${key}`, saved[key] ?? null]));
   }
 
   /** Ids the caller may see among the records matching `where` (row access: view). */
@@ -73,12 +101,14 @@ export class Api4Writes extends Api4Base {
   }
 
   async create(e: CompiledEntity, p: Params, ctx: ActionContext) {
-    const values = this.values(e, await this.suffixFree(e, p.values, ctx), ctx, false);
-    return { values: [await this.saveOne(e, values, null, ctx)] };
+    const { own, related } = splitRelated(e, p.values);
+    const values = this.values(e, await this.suffixFree(e, own, ctx), ctx, false);
+    return { values: [await this.saveOne(e, values, null, ctx, related)] };
   }
 
   async update(e: CompiledEntity, p: Params, ctx: ActionContext) {
-    const values = this.values(e, await this.suffixFree(e, p.values, ctx), ctx);
+    const { own, related } = splitRelated(e, p.values);
+    const values = this.values(e, await this.suffixFree(e, own, ctx), ctx);
     const hasWhere = Array.isArray(p.where) && p.where.length > 0;
     if (!hasWhere && values.id === undefined)
       throw invalid('Parameter "where" is required unless values include an id', { error_field: 'where' });
@@ -87,19 +117,21 @@ export class Api4Writes extends Api4Base {
     delete values.id;
     const out: Row[] = [];
     for (const id of ids)
-      out.push(await this.saveOne(e, values, (await this.service.byId(this.session(ctx), e, id))!, ctx));
+      out.push(await this.saveOne(e, values, (await this.service.byId(this.session(ctx), e, id))!, ctx, related));
     return { values: out };
   }
 
   async save(entity: CompiledEntity, params: Params, ctx: ActionContext) {
     const records = (params.records as Row[] | undefined) ?? [];
-    const defaults = this.values(entity, await this.suffixFree(entity, params.defaults ?? {}, ctx), ctx, false);
+    const given = splitRelated(entity, params.defaults ?? {});
+    const defaults = this.values(entity, await this.suffixFree(entity, given.own, ctx), ctx, false);
     const match = (params.match as string[] | undefined) ?? [];
     for (const field of match)
       if (!v4Field(entity, field)) throw invalid(`Invalid field '${field}' in match`, { error_field: field });
     const out: Row[] = [];
     for (const [i, rec] of records.entries()) {
-      const values = { ...defaults, ...this.values(entity, await this.suffixFree(entity, rec, ctx), ctx) };
+      const { own, related } = splitRelated(entity, rec);
+      const values = { ...defaults, ...this.values(entity, await this.suffixFree(entity, own, ctx), ctx) };
       let existing: Row | null = null;
       if (values.id !== undefined) {
         const seen = await this.matching(entity, undefined, ctx, [{ path: 'id', op: '=', value: values.id }]);
@@ -119,7 +151,7 @@ export class Api4Writes extends Api4Base {
           });
         if (ids.length) existing = await this.service.byId(this.session(ctx), entity, ids[0]);
       }
-      out.push(await this.saveOne(entity, values, existing, ctx));
+      out.push(await this.saveOne(entity, values, existing, ctx, mergeRelated(given.related, related)));
     }
     return { values: out };
   }
@@ -141,55 +173,26 @@ export class Api4Writes extends Api4Base {
     await this.service.delete(this.session(ctx), e, row, { params: { id }, errors: SAVE_ERRORS });
   }
 
-  async replace(e: CompiledEntity, p: Params, ctx: ActionContext) {
-    if (!Array.isArray(p.where) || !p.where.length)
+  async replace(entity: CompiledEntity, params: Params, ctx: ActionContext) {
+    if (!Array.isArray(params.where) || !params.where.length)
       throw invalid('Parameter "where" is required for replace', { error_field: 'where' });
-    const wc = this.wc(e, ctx);
-    const conds = parseWhere(wc, p.where);
+    const wc = this.wc(entity, ctx);
+    const conds = parseWhere(wc, params.where);
     await this.translateSuffixes(wc, ctx.db);
-    const before = await this.matching(e, p.where, ctx);
+    const before = await this.matching(entity, params.where, ctx);
     // The where's equalities are defaults of every record (as APIv4 does).
-    const defaults = { ...equalities(conds), ...((p.defaults as Row | undefined) ?? {}) };
-    const records = await this.matchReplaced(e, (p.records as Row[] | undefined) ?? [], defaults, p.match, before, ctx);
-    const { values } = await this.save(e, { records, defaults }, ctx);
+    const defaults = { ...equalities(conds), ...((params.defaults as Row | undefined) ?? {}) };
+    const records = await matchReplaced(
+      this.service,
+      this.session(ctx),
+      entity,
+      { records: (params.records as Row[] | undefined) ?? [], defaults, match: params.match },
+      before,
+    );
+    const { values } = await this.save(entity, { records, defaults }, ctx);
     const kept = new Set(values.map((r) => Number(r.id)));
-    for (const id of before) if (!kept.has(id)) await this.deleteOne(e, id, ctx);
+    for (const id of before) if (!kept.has(id)) await this.deleteOne(entity, id, ctx);
     return { values };
-  }
-
-  /**
-   * `match` (replace): a record without an id that equals one of the records being replaced on every match
-   * field takes that record's id, so it is updated in place instead of deleted and created again.
-   */
-  private async matchReplaced(
-    entity: CompiledEntity,
-    records: Row[],
-    defaults: Row,
-    match: unknown,
-    before: number[],
-    ctx: ActionContext,
-  ): Promise<Row[]> {
-    const fields = (match as string[] | undefined) ?? [];
-    if (!fields.length || !before.length) return records;
-    for (const field of fields)
-      if (!v4Field(entity, field)) throw invalid(`Invalid field '${field}' in match`, { error_field: field });
-    const existing = await this.service.get(this.session(ctx), entity, {
-      where: [{ path: 'id', op: 'IN', value: before }],
-      select: ['id', ...fields],
-    });
-    const taken = new Set<number>();
-    return records.map((record) => {
-      if (record.id !== undefined) return record;
-      const merged = { ...defaults, ...record };
-      const same = existing.find(
-        (row) =>
-          !taken.has(Number(row.id)) &&
-          fields.every((field) => String(row[field] ?? '') === String(merged[field] ?? '')),
-      );
-      if (!same) return record;
-      taken.add(Number(same.id));
-      return { ...record, id: same.id };
-    });
   }
 }
 

@@ -63,7 +63,7 @@ export const primaryLocationFields: FieldDef[] = [
     related: { entity: 'Email', field: 'on_hold', fk: 'contact_id', where: primary },
   },
   // APIv4's references to the primary records: `email_primary.email`, `address_primary.city` in select, where
-  // and orderBy (one LEFT JOIN on the primary row; read-only here — write the Email, Phone or Address).
+  // and orderBy (one LEFT JOIN on the primary row); APIv4 writes `email_primary.email` values to the primary row.
   ...(
     [
       ['email_primary', 'Email', 'Primary Email'],

@@ -81,4 +81,76 @@ describe('APIv4 Contact email_primary / phone_primary / address_primary', functi
     });
     expect(after.values).to.deep.equal([{ 'email_primary.email': 'ann@example.org' }]);
   });
+
+  it('writes through them: create and update set the primary Email, Phone and Address (created when missing)', async () => {
+    const made = await crm.api4(admin, 'Contact', 'create', {
+      values: {
+        contact_type: 'Individual',
+        first_name: 'Cy',
+        'email_primary.email': 'cy@example.org',
+        'email_primary.location_type_id:name': 'Work',
+        'phone_primary.phone': '01225 000000',
+        'address_primary.city': 'Leeds',
+        'address_primary.country_id:abbr': 'GB',
+      },
+    });
+    const cy = Number(made.values[0].id);
+    expect(made.values[0]).to.include({ 'email_primary.email': 'cy@example.org', 'address_primary.city': 'Leeds' });
+    const read = async () =>
+      (
+        await crm.api4(admin, 'Contact', 'get', {
+          select: [
+            'email_primary.email',
+            'email_primary.location_type_id:name',
+            'phone_primary.phone',
+            'address_primary.city',
+            'address_primary.country_id:abbr',
+          ],
+          where: [['id', '=', cy]],
+        })
+      ).values[0];
+    expect(await read()).to.deep.equal({
+      'email_primary.email': 'cy@example.org',
+      'email_primary.location_type_id:name': 'Work',
+      'phone_primary.phone': '01225 000000',
+      'address_primary.city': 'Leeds',
+      'address_primary.country_id:abbr': 'GB',
+    });
+    // An update changes the primary rows in place: still one email, one phone, one address.
+    await crm.api4(admin, 'Contact', 'update', {
+      where: [['id', '=', cy]],
+      values: { 'email_primary.email': 'cy@new.example.org', 'address_primary.city': 'Hull' },
+    });
+    expect(await read()).to.include({ 'email_primary.email': 'cy@new.example.org', 'address_primary.city': 'Hull' });
+    const emails = await crm.api4(admin, 'Email', 'get', {
+      select: ['email', 'is_primary'],
+      where: [['contact_id', '=', cy]],
+    });
+    expect(emails.values).to.deep.equal([{ email: 'cy@new.example.org', is_primary: true }]);
+    // save with defaults: a record's own related value wins over the default's.
+    const saved = await crm.api4(admin, 'Contact', 'save', {
+      defaults: { contact_type: 'Individual', 'email_primary.location_type_id:name': 'Home' },
+      records: [{ first_name: 'Di', 'email_primary.email': 'di@example.org' }],
+    });
+    const di = Number(saved.values[0].id);
+    const diEmail = await crm.api4(admin, 'Email', 'get', {
+      select: ['email', 'location_type_id:name'],
+      where: [['contact_id', '=', di]],
+    });
+    expect(diEmail.values).to.deep.equal([{ email: 'di@example.org', 'location_type_id:name': 'Home' }]);
+  });
+
+  it('refuses unknown dotted values and bad related values, writing nothing', async () => {
+    const before = await crm.api4(admin, 'Contact', 'get', { select: ['row_count'] });
+    for (const values of [
+      { contact_type: 'Individual', first_name: 'Ed', 'email_primary.nope': 'x' },
+      { contact_type: 'Individual', first_name: 'Ed', 'first_name.x': 'x' },
+      { contact_type: 'Individual', first_name: 'Ed', 'email_primary.location_type_id:name': 'Nowhere' },
+    ]) {
+      const res = await crm.api4(admin, 'Contact', 'create', { values });
+      expect(res.status, JSON.stringify(res)).to.equal(400);
+    }
+    const after = await crm.api4(admin, 'Contact', 'get', { select: ['row_count'] });
+    expect(after.countMatched).to.equal(before.countMatched);
+  });
 });
