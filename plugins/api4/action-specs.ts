@@ -53,7 +53,7 @@ export const SCHEMAS: Record<ActionName, object> = {
     match: { type: 'array', items: { type: 'string' } },
     reload: { type: 'boolean' },
   },
-  delete: { where: list },
+  delete: { where: list, useTrash: { type: 'boolean' } },
   replace: {
     records: { type: 'array', items: obj },
     defaults: obj,

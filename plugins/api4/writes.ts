@@ -159,18 +159,22 @@ export class Api4Writes extends Api4Base {
   async delete(e: CompiledEntity, p: Params, ctx: ActionContext) {
     if (!Array.isArray(p.where) || !p.where.length)
       throw invalid('Parameter "where" is required for delete', { error_field: 'where' });
+    // Contact's `useTrash` (default true): false deletes for good, as APIv3's skip_undelete.
+    if (p.useTrash !== undefined && !e.byName.has('is_deleted'))
+      throw invalid(`useTrash applies to entities with a trash (Contact), not ${e.name}`, { error_field: 'useTrash' });
     const ids = await this.matching(e, p.where, ctx);
     const out: Row[] = [];
     for (const id of ids) {
-      await this.deleteOne(e, id, ctx);
+      await this.deleteOne(e, id, ctx, p.useTrash === false);
       out.push({ id });
     }
     return { values: out };
   }
 
-  private async deleteOne(e: CompiledEntity, id: number, ctx: ActionContext): Promise<void> {
+  private async deleteOne(e: CompiledEntity, id: number, ctx: ActionContext, forGood = false): Promise<void> {
     const row = (await this.service.byId(this.session(ctx), e, id))!;
-    await this.service.delete(this.session(ctx), e, row, { params: { id }, errors: SAVE_ERRORS });
+    const params = forGood ? { id, skip_undelete: 1 } : { id };
+    await this.service.delete(this.session(ctx), e, row, { params, errors: SAVE_ERRORS });
   }
 
   async replace(entity: CompiledEntity, params: Params, ctx: ActionContext) {

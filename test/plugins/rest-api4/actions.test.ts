@@ -326,6 +326,26 @@ describe('rest-api4: actions over /crm/ajax/api4', () => {
       });
       expect(emails.body.values).to.deep.equal([{ email: 'ann2@example.org' }, { email: 'ann3@example.org' }]);
     });
+    it('delete with useTrash false deletes a contact for good; useTrash elsewhere is refused', async () => {
+      const fay = (await post(admin, 'Contact/create', { values: { contact_type: 'Individual', first_name: 'Fay' } }))
+        .body.values[0].id;
+      await post(admin, 'Email/create', { values: { contact_id: fay, email: 'fay@example.org' } });
+      const del = await post(admin, 'Contact/delete', { where: [['id', '=', fay]], useTrash: false });
+      expect(del.body.values).to.deep.equal([{ id: fay }]);
+      const gone = await get(admin, 'Contact/get', {
+        select: ['id'],
+        where: [
+          ['id', '=', fay],
+          ['is_deleted', 'IN', [true, false]],
+        ],
+      });
+      expect(gone.body.values).to.deep.equal([]);
+      const emails = await get(admin, 'Email/get', { select: ['id'], where: [['contact_id', '=', fay]] });
+      expect(emails.body.values).to.deep.equal([]);
+      const refused = await post(admin, 'Email/delete', { where: [['id', '=', 0]], useTrash: false });
+      expect(refused.status).to.equal(400);
+      expect(refused.body.error_message).to.match(/useTrash/);
+    });
     it('replace with match updates the matched records in place (same ids) and deletes the others', async () => {
       const before = await get(admin, 'Email/get', { select: ['id', 'email'], where: [['contact_id', '=', ann]] });
       const ids = Object.fromEntries(before.body.values.map((r: { id: number; email: string }) => [r.email, r.id]));
