@@ -1,7 +1,7 @@
 /**
- * Logging with pino: readable in a terminal, JSON otherwise. Secrets are redacted by key name
- * wherever they appear in the first levels of a log object, so a plugin that logs a request or a
- * token record by mistake still leaks nothing.
+ * Logging with pino: readable in a terminal, JSON otherwise. Secrets are redacted by key name (any case)
+ * wherever they appear in the first levels of a log object or a logged error, so a plugin that logs a
+ * request or a token record by mistake still leaks nothing.
  */
 import pino, { type DestinationStream, type Logger } from 'pino';
 
@@ -34,13 +34,13 @@ export const SECRET_KEYS = [
   'code_verifier',
 ];
 
-const paths = SECRET_KEYS.flatMap((k) => {
-  const p = /^[A-Za-z_$][\w$]*$/.test(k) ? k : `["${k}"]`;
-  const join = (prefix: string) => (p.startsWith('[') ? `${prefix}${p}` : `${prefix}.${p}`);
-  return [p, join('*'), join('*.*'), join('*.*.*')];
-});
+const SECRET_NAMES = new Set(SECRET_KEYS.map((k) => k.toLowerCase()));
+const REDACTED = '[redacted]';
 
-/** Cuts every string longer than `max` characters, a few levels deep (an SQL text with its values, a huge input). */
+/**
+ * Cuts every string longer than `max` characters and replaces the value of every secret key (by name, any
+ * case) a few levels deep: one walk over the log object, cheaper per line than pino's wildcard redaction.
+ */
 export function cutLong<T>(value: T, max: number, depth = 0): T {
   if (typeof value === 'string')
     return (value.length > max ? `${value.slice(0, max)}… [cut: ${value.length} characters]` : value) as T;
@@ -51,7 +51,8 @@ export function cutLong<T>(value: T, max: number, depth = 0): T {
   }
   if (value instanceof Error) return value;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = cutLong(v, max, depth + 1);
+  for (const [k, v] of Object.entries(value))
+    out[k] = SECRET_NAMES.has(k.toLowerCase()) && v !== undefined ? REDACTED : cutLong(v, max, depth + 1);
   return out as T;
 }
 
@@ -69,7 +70,6 @@ export function createLogger(opts: LogOptions = {}): Logger {
   const max = opts.maxValueLength ?? 4096;
   const base = {
     level: opts.level ?? 'info',
-    redact: { paths, censor: '[redacted]' },
     base: undefined,
     // No line carries a whole SQL text with its values, or a caller's megabytes: strings are cut.
     formatters: { log: (obj: Record<string, unknown>) => cutLong(obj, max) },
