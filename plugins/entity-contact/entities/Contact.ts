@@ -163,9 +163,10 @@ const Contact: EntityDef = {
     last_name prefix_id suffix_id formal_title communication_style_id job_title gender_id birth_date
     is_deceased deceased_date household_name organization_name sic_code contact_is_deleted
     current_employer address_id street_address supplemental_address_1 supplemental_address_2
-    supplemental_address_3 city postal_code_suffix postal_code geo_code_1 geo_code_2 phone_id
-    phone_type_id phone email_id email on_hold individual_prefix individual_suffix communication_style
-    gender id
+    supplemental_address_3 city postal_code_suffix postal_code geo_code_1 geo_code_2 state_province_id
+    country_id phone_id phone_type_id phone email_id email on_hold worldregion_id world_region
+    individual_prefix individual_suffix communication_style gender state_province_name state_province
+    country id
   `
     .trim()
     .split(/\s+/),

@@ -26,6 +26,23 @@ export const primaryLocationFields: FieldDef[] = [
     title: f,
     related: { entity: 'Address', field: f, fk: 'contact_id', where: primary },
   })),
+  // The primary address's place, as Contact.get returns it: ids, then the state's and country's names and
+  // the country's world region (through the `address_primary` reference below).
+  ...(['state_province_id', 'country_id'] as const).map((f): FieldDef => ({
+    name: f,
+    type: 'Int',
+    title: f === 'country_id' ? 'Country ID' : 'State/Province ID',
+    related: { entity: 'Address', field: f, fk: 'contact_id', where: primary },
+  })),
+  ...(
+    [
+      ['state_province_name', 'String', 'State/Province Name', 'address_primary.state_province_id.name'],
+      ['state_province', 'String', 'State/Province', 'address_primary.state_province_id.abbreviation'],
+      ['country', 'String', 'Country', 'address_primary.country_id.name'],
+      ['worldregion_id', 'Int', 'World Region ID', 'address_primary.country_id.region_id'],
+      ['world_region', 'String', 'World Region', 'address_primary.country_id.region_id.name'],
+    ] as const
+  ).map(([name, type, title, via]): FieldDef => ({ name, type, title, via })),
   {
     name: 'phone_id',
     type: 'Int',

@@ -82,6 +82,32 @@ describe('entity-geography: countries, subdivisions and addresses over HTTP', fu
     expect(Number(byId.values[byId.id as string].country_id)).to.equal(france);
   });
 
+  it("APIv3 Contact.get returns the primary address's place: ids, state name and abbreviation, country, world region", async () => {
+    const bob = await crm.api3(admin, 'Contact', 'create', {
+      contact_type: 'Individual',
+      first_name: 'Bob',
+      'api.Address.create': { location_type_id: 1, city: 'Sacramento', country_id: 'US', state_province_id: 'CA' },
+    });
+    const got = await crm.api3(admin, 'Contact', 'getsingle', { id: bob.id });
+    const california = await crm.api3(admin, 'StateProvince', 'getsingle', { country_id: usa, abbreviation: 'CA' });
+    expect(got).to.include({
+      country_id: String(usa),
+      state_province_id: String(california.id),
+      state_province_name: 'California',
+      state_province: 'CA',
+      country: 'United States of America',
+    });
+    expect(got).to.have.property('worldregion_id');
+    expect(got).to.have.property('world_region');
+    const keys = Object.keys(got).filter((key) => key !== 'is_error');
+    expect(keys.indexOf('country_id')).to.equal(keys.indexOf('state_province_id') + 1);
+    expect(keys.slice(-4)).to.deep.equal(['state_province_name', 'state_province', 'country', 'id']);
+    const inCountry = async (country: string) =>
+      Object.keys((await crm.api3(admin, 'Contact', 'get', { country, first_name: 'Bob', return: 'id' })).values);
+    expect(await inCountry('United States of America')).to.deep.equal([String(bob.id)]);
+    expect(await inCountry('France')).to.deep.equal([]);
+  });
+
   it('an unknown country or a state not in the country is refused with a clear error, nothing stored', async () => {
     const before = Number((await crm.api3(admin, 'Address', 'getcount', { contact_id: ann })).result);
     const country = await crm.api3(admin, 'Address', 'create', {
