@@ -6,6 +6,12 @@ import { defineSiteActions } from './site-actions';
 import { defineCheckActions } from './check-action';
 
 export default definePlugin(({ actions, hooks, services, plugins }) => {
+  const systemInfo = (db: Parameters<typeof engineOf>[0]) => ({
+    version: pkg.version,
+    kernel: KERNEL_VERSION,
+    database: engineOf(db),
+    plugins: plugins.map((p) => ({ name: p.name, version: p.manifest.version, kind: p.manifest.kind })),
+  });
   actions.define({
     version: 3,
     entity: 'System',
@@ -13,15 +19,16 @@ export default definePlugin(({ actions, hooks, services, plugins }) => {
     description: 'Service version, database engine and the enabled plugins',
     params: { type: 'object' },
     permission: 'administer CRM',
-    handler: (_params, { scope }) => {
-      const info = {
-        version: pkg.version,
-        kernel: KERNEL_VERSION,
-        database: engineOf(scope.cradle.db),
-        plugins: plugins.map((p) => ({ name: p.name, version: p.manifest.version, kind: p.manifest.kind })),
-      };
-      return { is_error: 0, version: 3, count: 1, values: [info] };
-    },
+    handler: (_params, { scope }) => ({ is_error: 0, version: 3, count: 1, values: [systemInfo(scope.cradle.db)] }),
+  });
+  actions.define({
+    version: 4,
+    entity: 'System',
+    action: 'get',
+    description: 'Service version, database engine and the enabled plugins',
+    params: { type: 'object', properties: { checkPermissions: { type: 'boolean' } } },
+    permission: 'administer CRM',
+    handler: (_params, { scope }) => [systemInfo(scope.cradle.db)],
   });
 
   defineSiteActions(actions, plugins);

@@ -57,6 +57,16 @@ describe('Entity.get, Extension.get, Domain.get, System.check, System.flush and 
     expect((await crm.api3(staff, 'System', 'check', {})).is_error).to.equal(1);
   });
 
+  it('System.get answers the version, database engine and plugins through both APIs; administrators only', async () => {
+    const v3 = await crm.api3(admin, 'System', 'get', {});
+    const v4 = await crm.api4(admin, 'System', 'get', {});
+    expect(v4.values).to.have.length(1);
+    expect(v4.values[0]).to.deep.equal(v3.values[0]);
+    expect(v4.values[0].database).to.be.oneOf(['postgresql', 'pglite']);
+    expect((v4.values[0].plugins as Array<{ name: string }>).map((p) => p.name)).to.include('system');
+    expect((await crm.api4(staff, 'System', 'get', {})).status).to.equal(403);
+  });
+
   it('System.flush drops the option caches: an option value written behind the service shows at once', async () => {
     const db = crm.t.kernel.db;
     const [group] = await db('crm_option_group').where({ name: 'gender' }).select('id');
