@@ -13,6 +13,7 @@ import {
   type RowOperation,
 } from '../entity-core';
 import { extendRelationships } from './relationship-lifecycle';
+import { linkEmployers } from './employer-link';
 
 /** Whether a relationship is in force today: active, and today between its dates (open ends allowed). */
 export function currentConditions(today: string): Condition[] {
@@ -36,6 +37,7 @@ export function currentConditions(today: string): Condition[] {
 export default definePlugin(({ services, hooks }) => {
   const entities = services.resolve<EntityRegistry>('entities');
   extendRelationships(entities);
+  linkEmployers(entities);
 
   /** A relationship follows its contacts: seen (edited) when the caller may see (edit) either one. */
   async function relationshipAccess(principal: Principal, operation: RowOperation): Promise<RowAccess> {
