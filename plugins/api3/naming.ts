@@ -5,7 +5,11 @@
  */
 import type { VersionNaming } from '../../kernel';
 
-const v3Specials: Record<string, string> = { Im: 'Im', Acl: 'Acl', Pcp: 'Pcp' };
+/**
+ * Names APIv3 spells its own way: `acl` / `Acl` is the ACL entity and `acl_role` / `AclRole` the ACL entity
+ * role (api/v3/Acl.php, api/v3/AclRole.php); `ACL` and `ACLEntityRole` work too.
+ */
+const v3Specials: Record<string, string> = { Im: 'Im', Acl: 'ACL', AclRole: 'ACLEntityRole', Pcp: 'Pcp' };
 
 /** APIv3 entity-name normalisation. `groupcontact` stays `Groupcontact` and does not resolve. */
 export function normaliseEntity(raw: string): string {

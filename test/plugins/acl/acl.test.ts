@@ -45,9 +45,10 @@ describe('acl: group ACLs over HTTP (4.7.0)', function () {
       name: 'case_workers',
     });
     const roleValue = Number(role.values[role.id as string].value);
-    const granted = await crm.api3(admin, 'ACLEntityRole', 'create', { acl_role_id: roleValue, entity_id: staffGroup });
+    // The reference's APIv3 names: AclRole (api/v3/AclRole.php) is the ACL entity role, Acl the ACL.
+    const granted = await crm.api3(admin, 'AclRole', 'create', { acl_role_id: roleValue, entity_id: staffGroup });
     expect(granted.is_error, JSON.stringify(granted)).to.equal(0);
-    const made = await crm.api3(admin, 'ACL', 'create', {
+    const made = await crm.api3(admin, 'Acl', 'create', {
       name: 'Case workers view clients',
       entity_id: roleValue,
       operation: 'View',
@@ -56,6 +57,8 @@ describe('acl: group ACLs over HTTP (4.7.0)', function () {
     });
     expect(made.is_error, JSON.stringify(made)).to.equal(0);
     acl = Number(made.id);
+    expect((await crm.api3(admin, 'acl_role', 'getcount', {})).result).to.equal(1);
+    expect((await crm.api3(admin, 'ACLEntityRole', 'getcount', {})).result).to.equal(1);
   });
   after(() => crm?.t.close());
 
