@@ -155,6 +155,10 @@ export class Planner {
     if ('and' in condition) return { kind: 'and', items: condition.and.map((item) => this.plan(item, depth + 1)) };
     if ('not' in condition) return { kind: 'not', items: [this.plan(condition.not, depth + 1)] };
     if ('exists' in condition) return this.planExists(condition.exists, depth);
+    for (const tap of this.root.lifecycle) {
+      const expanded = tap.expandFilter?.(condition);
+      if (expanded) return this.plan(expanded, depth + 1);
+    }
     const collected = this.root.lookup.get(condition.path);
     if (collected?.collection) return this.plan(collectionCondition(collected, condition), depth + 1);
     return { kind: 'filter', filter: condition, resolved: this.resolve(condition.path, 'filter') };

@@ -130,6 +130,12 @@ export interface EntityLifecycle {
     params: Record<string, unknown>,
     ctx: { principal: Principal; trusted?: boolean; api?: 3 | 4 },
   ): { params?: Record<string, unknown>; where?: import('./conditions').Condition[] } | void;
+  /**
+   * Rewrites a filter on one of the entity's fields as other conditions, in every read and through both APIs
+   * (Contact's `groups` also matching smart groups' members). The conditions returned must not filter on the
+   * same field again (use an `exists` on the child entity instead).
+   */
+  expandFilter?(filter: import('./conditions').Filter): import('./conditions').Condition | undefined;
 }
 
 export interface EntityDef {

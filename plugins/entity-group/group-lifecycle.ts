@@ -54,6 +54,10 @@ async function syncNesting(entities: Entities, groupIds: unknown[]) {
  * when Added to one of the groups, or matches the criteria of one of the smart groups and was not Removed
  * from it.
  */
+/** Filters on `groups` meaning "in one of these groups", and their negations. */
+const MATCHES = new Set(['=', 'IN', 'CONTAINS']);
+const NEGATIONS = new Set(['!=', '<>', 'NOT IN', 'NOT CONTAINS']);
+
 export function groupFilter(value: unknown, smart?: SmartGroups): Condition | null {
   const items = listFilterItems(value);
   if (!items) return null;
@@ -129,6 +133,16 @@ export function extendGroups(entities: EntityRegistry, smart: SmartGroups, bus: 
   });
 
   entities.extend('Contact', {
+    // APIv4 `groups` (and any read filtering on it): a smart group named counts its saved search's matches.
+    expandFilter(filter) {
+      if (filter.path !== 'groups') return undefined;
+      const negated = NEGATIONS.has(filter.op);
+      if (!negated && !MATCHES.has(filter.op)) return undefined;
+      const items = Array.isArray(filter.value) ? filter.value : [filter.value];
+      if (!items.some((item) => smart.matching(item).length)) return undefined;
+      const condition = groupFilter(items, smart);
+      return condition && negated ? { not: condition } : (condition ?? undefined);
+    },
     // `group`, or the legacy `filter.group_id` / `filter_group_id`.
     beforeGet(params, { api }) {
       const key = GROUP_KEYS.find((name) => has(params[name]));

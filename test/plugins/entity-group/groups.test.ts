@@ -207,6 +207,13 @@ describe('entity-group over HTTP', () => {
       await v3(admin, 'GroupContact', 'create', { group_id: smart, contact_id: cat, status: 'Removed' });
       await v3(admin, 'GroupContact', 'create', { group_id: smart, contact_id: ann });
       expect(await ids({ IN: [smart] })).to.have.members([bob, ann]);
+      // APIv4's `groups` filter counts the same members; its negation the others.
+      const v4ids = async (where: unknown[]) =>
+        (await v4(admin, 'Contact/get', { select: ['id'], where })).body.values.map((row: { id: number }) => row.id);
+      expect(await v4ids([['groups', 'IN', [smart]]])).to.have.members([bob, ann]);
+      expect(await v4ids([['groups', 'CONTAINS', smart]])).to.have.members([bob, ann]);
+      const outside = await v4ids([['groups', 'NOT IN', [smart]]]);
+      expect(outside).to.include(cat).and.not.include(bob).and.not.include(ann);
       // Changing the criteria changes the members at once.
       await v4(admin, 'SavedSearch/update', {
         where: [['id', '=', search.body.values[0].id]],
