@@ -12,7 +12,7 @@ import {
   type EntityRegistry,
   type SaveContext,
 } from '../entity-core';
-import { criteria, SMART_GROUPS_TOPIC, type SmartGroups } from './smart-groups';
+import { criteria, smartMembers, SMART_GROUPS_TOPIC, type SmartGroups } from './smart-groups';
 
 type Row = Record<string, unknown>;
 const GROUP_KEYS = ['group', 'filter.group_id', 'filter_group_id'];
@@ -67,14 +67,7 @@ export function groupFilter(value: unknown, smart?: SmartGroups): Condition | nu
   const members: Condition = { exists: { entity: 'GroupContact', field: 'contact_id', where: [added, { or: ors }] } };
   const smartOnes = items
     .flatMap((item) => smart?.matching(item) ?? [])
-    .map((group): Condition => {
-      const removed: Condition[] = [
-        { path: 'group_id', op: '=', value: group.id },
-        { path: 'status', op: '=', value: 'Removed' },
-      ];
-      const optedOut: Condition = { not: { exists: { entity: 'GroupContact', field: 'contact_id', where: removed } } };
-      return { and: [...group.where, optedOut] };
-    });
+    .map((group): Condition => ({ and: smartMembers(group) }));
   return smartOnes.length ? { or: [members, ...smartOnes] } : members;
 }
 

@@ -10,6 +10,8 @@ export default definePlugin(({ services, actions, onReady, log }) => {
   const registry = services.resolve<EntityRegistry>('entities');
   const service = () => services.resolve<EntityService>('entityService');
   const smart = new SmartGroups(() => registry.get('Contact'));
+  // The smart groups' criteria, for plugins that grant by group (acl).
+  services.value('smartGroups', smart);
   extendGroups(registry, smart, () => services.resolve<ChangeBus>('changeBus'));
   // APIv4 Contact `groups`: the groups a contact is Added to (a filter: `['groups', 'IN', [1, 2]]`; read-only).
   registry.addFields('Contact', [

@@ -78,6 +78,21 @@ export class SmartGroups {
     }
   }
 
+  /** Every smart group's id. */
+  ids(): number[] {
+    return this.groups.map((group) => group.id);
+  }
+
+  /**
+   * The contacts of these smart groups as conditions on a contact id (`ref`, e.g. Email's `contact_id`): each
+   * group's criteria, less the contacts Removed from it.
+   */
+  membersOf(ids: number[], ref: string): Condition[] {
+    return this.groups
+      .filter((group) => ids.includes(group.id))
+      .map((group) => ({ exists: { entity: 'Contact', field: 'id', ref, where: smartMembers(group) } }));
+  }
+
   /** The smart groups an item of Contact.get's `group` filter names (an id, a name or a title). */
   matching(item: unknown): SmartGroup[] {
     const text = String(item).trim();
@@ -85,4 +100,13 @@ export class SmartGroups {
       /^\d+$/.test(text) ? g.id === Number(text) : g.name === text || g.title === text,
     );
   }
+}
+
+/** A smart group's members as conditions on Contact: its criteria, and not Removed from it. */
+export function smartMembers(group: { id: number; where: Condition[] }): Condition[] {
+  const removed: Condition[] = [
+    { path: 'group_id', op: '=', value: group.id },
+    { path: 'status', op: '=', value: 'Removed' },
+  ];
+  return [...group.where, { not: { exists: { entity: 'GroupContact', field: 'contact_id', where: removed } } }];
 }

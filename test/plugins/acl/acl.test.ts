@@ -93,6 +93,42 @@ describe('acl: group ACLs over HTTP (4.7.0)', function () {
     expect((await crm.api3(staff, 'Contact', 'create', { id: outsider, nick_name: 'Os' })).is_error).to.equal(1);
   });
 
+  it("a smart group as the ACL's group: the user sees its saved search's matches, less those Removed", async () => {
+    const search = await crm.api4(admin, 'SavedSearch', 'create', {
+      values: { name: 'zeds', api_entity: 'Contact', api_params: { where: [['last_name', '=', 'Zed']] } },
+    });
+    const zeds = Number(
+      (await crm.api3(admin, 'Group', 'create', { title: 'Zeds', saved_search_id: search.values[0].id })).id,
+    );
+    const zoe = Number(
+      (await crm.api3(admin, 'Contact', 'create', { contact_type: 'Individual', first_name: 'Zoe', last_name: 'Zed' }))
+        .id,
+    );
+    const zac = Number(
+      (await crm.api3(admin, 'Contact', 'create', { contact_type: 'Individual', first_name: 'Zac', last_name: 'Zed' }))
+        .id,
+    );
+    const roles = await crm.api3(admin, 'ACLEntityRole', 'get', { sequential: 1 });
+    const granted = await crm.api3(admin, 'ACL', 'create', {
+      name: 'Case workers view Zeds',
+      entity_id: roles.values[0].acl_role_id,
+      operation: 'View',
+      object_table: 'civicrm_group',
+      object_id: zeds,
+    });
+    expect(granted.is_error, JSON.stringify(granted)).to.equal(0);
+    const before = await visible();
+    expect(before).to.include.members([zoe, zac]);
+    const v4 = await crm.api4(staff, 'Contact', 'get', { select: ['id'], where: [['last_name', '=', 'Zed']] });
+    expect(v4.values.map((row) => row.id)).to.have.members([zoe, zac]);
+    await crm.api3(admin, 'GroupContact', 'create', { group_id: zeds, contact_id: zac, status: 'Removed' });
+    expect(await visible())
+      .to.include(zoe)
+      .and.not.include(zac);
+    await crm.api3(admin, 'ACL', 'delete', { id: granted.id });
+    expect(await visible()).to.not.include(zoe);
+  });
+
   it('taking the user out of the role-holding group, or the client out of the granted group, takes access away', async () => {
     await crm.api3(admin, 'GroupContact', 'create', { group_id: clients, contact_id: outsider });
     expect(await visible()).to.deep.equal([alice, outsider]);
