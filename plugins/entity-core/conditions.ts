@@ -41,7 +41,8 @@ export interface Filter {
  */
 export interface Exists {
   entity: string;
-  field: string;
+  /** The child's field equal to this row's `ref`; omitted, the EXISTS does not depend on the row. */
+  field?: string;
   ref?: string;
   where?: Condition[];
 }

@@ -9,7 +9,7 @@ export function applyPlanned(qb: Knex.QueryBuilder, planned: Planned): void {
   if (planned.kind === 'exists') {
     qb.whereExists(function (this: Knex.QueryBuilder) {
       planned.planner.from(this);
-      this.whereRaw('?? = ??', [planned.inner, planned.outer]);
+      if (planned.inner && planned.outer) this.whereRaw('?? = ??', [planned.inner, planned.outer]);
       for (const item of planned.where) applyPlanned(this, item);
     });
     return;

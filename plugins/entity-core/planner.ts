@@ -41,7 +41,7 @@ export interface Resolved {
 export type Planned =
   | { kind: 'filter'; filter: Filter; resolved: Resolved }
   | { kind: 'or' | 'and' | 'not'; items: Planned[] }
-  | { kind: 'exists'; planner: Planner; where: Planned[]; inner: string; outer: string };
+  | { kind: 'exists'; planner: Planner; where: Planned[]; inner?: string; outer?: string };
 
 export function unknownField(path: string): KernelError {
   return new KernelError('E_INVALID_PARAMS', `Unknown field ${path}`, {
@@ -171,6 +171,8 @@ export class Planner {
       `${this.prefix}e${++this.nestedCount}_`,
     );
     const where = (exists.where ?? []).map((item) => nested.plan(item, depth + 1));
+    // Without `field`, an EXISTS that does not depend on the row (an ACL on every contact).
+    if (exists.field === undefined) return { kind: 'exists', planner: nested, where };
     const inner = nested.resolve(exists.field, 'filter').ref;
     return { kind: 'exists', planner: nested, where, inner, outer: this.resolve(exists.ref ?? 'id', 'filter').ref };
   }

@@ -1,7 +1,7 @@
 import { definePlugin, type Kernel } from '../../kernel';
 import { cliCommands, engineOf } from '../../host';
 import { entityAccess, entityAccessGrants } from './hooks';
-import { withGrants } from './row-access';
+import { allOf, withGrants } from './row-access';
 import { defineEntityActions } from './entity-actions';
 import { defineFlushActions } from './flush-action';
 import { ChangeBus } from './change-bus';
@@ -22,7 +22,11 @@ export default definePlugin(
     // The host's secret box (host/secrets.ts) seals the fields metadata marks `encrypted`.
     const store = new EntityStore(
       registry,
-      async (q) => [withGrants(await runHook(entityAccess, q), await runHook(entityAccessGrants, q))],
+      // Grants only widen: when the rules already allow every row they are not asked (no grant query runs).
+      async (q) => {
+        const rules = await runHook(entityAccess, q);
+        return [allOf(rules) === 'all' ? 'all' : withGrants(rules, await runHook(entityAccessGrants, q))];
+      },
       services.resolve<FieldCipher>('secretBox'),
       serviceConfig.limits,
     );

@@ -78,19 +78,15 @@ export class SmartGroups {
     }
   }
 
-  /** Every smart group's id. */
-  ids(): number[] {
-    return this.groups.map((group) => group.id);
-  }
-
   /**
-   * The contacts of these smart groups as conditions on a contact id (`ref`, e.g. Email's `contact_id`): each
-   * group's criteria, less the contacts Removed from it.
+   * Each smart group's members as a condition on a contact id (`ref`, e.g. Email's `contact_id`): its
+   * criteria, less the contacts Removed from it.
    */
-  membersOf(ids: number[], ref: string): Condition[] {
-    return this.groups
-      .filter((group) => ids.includes(group.id))
-      .map((group) => ({ exists: { entity: 'Contact', field: 'id', ref, where: smartMembers(group) } }));
+  membersBy(ref: string): Array<{ id: number; members: Condition }> {
+    return this.groups.map((group) => ({
+      id: group.id,
+      members: { exists: { entity: 'Contact', field: 'id', ref, where: smartMembers(group) } },
+    }));
   }
 
   /** The smart groups an item of Contact.get's `group` filter names (an id, a name or a title). */

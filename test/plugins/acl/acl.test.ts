@@ -129,6 +129,21 @@ describe('acl: group ACLs over HTTP (4.7.0)', function () {
     expect(await visible()).to.not.include(zoe);
   });
 
+  it('an ACL on group 0 (the reference\'s "All Contacts") reaches every contact', async () => {
+    const roles = await crm.api3(admin, 'ACLEntityRole', 'get', { sequential: 1 });
+    const everyone = await crm.api3(admin, 'ACL', 'create', {
+      name: 'Case workers view all',
+      entity_id: roles.values[0].acl_role_id,
+      operation: 'View',
+      object_table: 'civicrm_saved_search',
+      object_id: 0,
+    });
+    expect(everyone.is_error, JSON.stringify(everyone)).to.equal(0);
+    expect(await visible()).to.include.members([alice, outsider]);
+    await crm.api3(admin, 'ACL', 'delete', { id: everyone.id });
+    expect(await visible()).to.not.include(outsider);
+  });
+
   it('taking the user out of the role-holding group, or the client out of the granted group, takes access away', async () => {
     await crm.api3(admin, 'GroupContact', 'create', { group_id: clients, contact_id: outsider });
     expect(await visible()).to.deep.equal([alice, outsider]);
