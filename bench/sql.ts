@@ -4,7 +4,7 @@
  */
 
 /** The default Contact.get page (the reference's default return list: contact columns, current employer,
- * the primary address with its state, country and world region, phone and email), 25 rows sorted by sort_name, with an optional extra condition. */
+ * the primary address with its state and country ids, phone and email), 25 rows sorted by sort_name, with an optional extra condition. */
 function contactPage(extraWhere = ''): string {
   return `
   select c.id, c.id as contact_id, c.contact_type, c.contact_sub_type, c.sort_name, c.display_name,
@@ -17,16 +17,12 @@ function contactPage(extraWhere = ''): string {
          a.id as address_id, a.street_address, a.supplemental_address_1, a.supplemental_address_2,
          a.supplemental_address_3, a.city, a.postal_code_suffix, a.postal_code, a.geo_code_1, a.geo_code_2,
          a.state_province_id, a.country_id, p.id as phone_id, p.phone_type_id, p.phone, e.id as email_id,
-         e.email, e.on_hold, co.region_id as worldregion_id, wr.name as world_region,
-         sp.name as state_province_name, sp.abbreviation as state_province, co.name as country
+         e.email, e.on_hold
   from crm_contact c
   left join crm_contact emp on emp.id = c.employer_id
   left join crm_address a on a.contact_id = c.id and a.is_primary = true
   left join crm_phone p on p.contact_id = c.id and p.is_primary = true
   left join crm_email e on e.contact_id = c.id and e.is_primary = true
-  left join crm_state_province sp on sp.id = a.state_province_id
-  left join crm_country co on co.id = a.country_id
-  left join crm_worldregion wr on wr.id = co.region_id
   where c.is_deleted = $1 ${extraWhere}
   order by c.sort_name, c.id
   limit $2`;

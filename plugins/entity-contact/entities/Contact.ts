@@ -164,9 +164,8 @@ const Contact: EntityDef = {
     is_deceased deceased_date household_name organization_name sic_code contact_is_deleted
     current_employer address_id street_address supplemental_address_1 supplemental_address_2
     supplemental_address_3 city postal_code_suffix postal_code geo_code_1 geo_code_2 state_province_id
-    country_id phone_id phone_type_id phone email_id email on_hold worldregion_id world_region
-    individual_prefix individual_suffix communication_style gender state_province_name state_province
-    country id
+    country_id phone_id phone_type_id phone email_id email on_hold individual_prefix individual_suffix
+    communication_style gender id
   `
     .trim()
     .split(/\s+/),
