@@ -82,7 +82,7 @@ describe('entity-geography: countries, subdivisions and addresses over HTTP', fu
     expect(Number(byId.values[byId.id as string].country_id)).to.equal(france);
   });
 
-  it("APIv3 Contact.get returns the primary address's place: ids by default; state name and abbreviation, country, world region when named", async () => {
+  it("APIv3 Contact.get returns the primary address's place: ids by default, names and world region when named", async () => {
     const bob = await crm.api3(admin, 'Contact', 'create', {
       contact_type: 'Individual',
       first_name: 'Bob',
