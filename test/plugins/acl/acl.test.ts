@@ -28,6 +28,20 @@ describe('acl: group ACLs over HTTP (4.7.0)', function () {
       .filter((id) => id !== staffContact)
       .sort((x, y) => x - y);
 
+  /** One more ACL: the case workers' role may view the contacts of this group (or saved search). */
+  const grantView = async (objectTable: string, objectId: number) => {
+    const roles = await crm.api3(admin, 'ACLEntityRole', 'get', { sequential: 1 });
+    const granted = await crm.api3(admin, 'ACL', 'create', {
+      name: `Case workers view ${objectTable} ${objectId}`,
+      entity_id: roles.values[0].acl_role_id,
+      operation: 'View',
+      object_table: objectTable,
+      object_id: objectId,
+    });
+    expect(granted.is_error, JSON.stringify(granted)).to.equal(0);
+    return granted;
+  };
+
   before(async () => {
     crm = await bootEntityHttp({ plugins: ['acl'] });
     admin = (await crm.userWith('root', ['*'])).headers;
@@ -108,15 +122,7 @@ describe('acl: group ACLs over HTTP (4.7.0)', function () {
       (await crm.api3(admin, 'Contact', 'create', { contact_type: 'Individual', first_name: 'Zac', last_name: 'Zed' }))
         .id,
     );
-    const roles = await crm.api3(admin, 'ACLEntityRole', 'get', { sequential: 1 });
-    const granted = await crm.api3(admin, 'ACL', 'create', {
-      name: 'Case workers view Zeds',
-      entity_id: roles.values[0].acl_role_id,
-      operation: 'View',
-      object_table: 'civicrm_group',
-      object_id: zeds,
-    });
-    expect(granted.is_error, JSON.stringify(granted)).to.equal(0);
+    const granted = await grantView('civicrm_group', zeds);
     const before = await visible();
     expect(before).to.include.members([zoe, zac]);
     const v4 = await crm.api4(staff, 'Contact', 'get', { select: ['id'], where: [['last_name', '=', 'Zed']] });
@@ -130,15 +136,7 @@ describe('acl: group ACLs over HTTP (4.7.0)', function () {
   });
 
   it('an ACL on group 0 (the reference\'s "All Contacts") reaches every contact', async () => {
-    const roles = await crm.api3(admin, 'ACLEntityRole', 'get', { sequential: 1 });
-    const everyone = await crm.api3(admin, 'ACL', 'create', {
-      name: 'Case workers view all',
-      entity_id: roles.values[0].acl_role_id,
-      operation: 'View',
-      object_table: 'civicrm_saved_search',
-      object_id: 0,
-    });
-    expect(everyone.is_error, JSON.stringify(everyone)).to.equal(0);
+    const everyone = await grantView('civicrm_saved_search', 0);
     expect(await visible()).to.include.members([alice, outsider]);
     await crm.api3(admin, 'ACL', 'delete', { id: everyone.id });
     expect(await visible()).to.not.include(outsider);
