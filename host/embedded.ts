@@ -71,7 +71,18 @@ export async function stopSharing(db: Db): Promise<void> {
   await stops.get(db)?.();
 }
 
-const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** The project folder: the parent of host/, or the one a compiled tree names (bin/build.mjs writes it). */
+function projectRoot(): string {
+  const parent = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+  try {
+    const marker = JSON.parse(readFileSync(path.join(parent, 'package.json'), 'utf8')) as { crmSourceRoot?: string };
+    return marker.crmSourceRoot ? path.resolve(parent, marker.crmSourceRoot) : parent;
+  } catch {
+    return parent;
+  }
+}
+
+const packageRoot = projectRoot();
 
 /** The cached initialised cluster for the installed PGlite (see bin/pglite-template.mjs), when built. */
 export function clusterTemplate(): Buffer | undefined {

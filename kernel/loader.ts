@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import semver from 'semver';
 import type { ServiceConfig as Config } from './types';
 import { AggregateKernelError, KernelError } from './errors';
-import { describeErrors, makeAjv } from './schema';
+import { compileShared, describeErrors, makeAjv } from './schema';
 import manifestSchema from './manifest.schema.json';
 
 export interface PluginManifest {
@@ -179,7 +179,7 @@ export function planPlugins(config: Config, kernelVersion: string, extraDirs: st
     if (plugin.manifest.config) {
       let check;
       try {
-        check = makeAjv().compile(plugin.manifest.config);
+        check = compileShared(plugin.manifest.config);
       } catch (err) {
         problems.push(
           new KernelError(
