@@ -8,7 +8,7 @@
  */
 import type { ValidateFunction } from 'ajv';
 import { KernelError } from './errors';
-import { compileOnFirstUse, makeAjv } from './schema';
+import { compileOnFirstUse, compileShared, sharedAjv } from './schema';
 import type { ActionContext, Permission } from './types';
 
 export interface ActionDefinition<P = Record<string, unknown>, R = unknown> {
@@ -82,7 +82,6 @@ export class ActionRegistry {
   private generic = new Map<string, CompiledAction>();
   private namings = new Map<number, { plugin: string; rules: VersionNaming }>();
   private sealed = false;
-  private readonly ajv = makeAjv();
 
   setNaming(plugin: string, version: number, rules: VersionNaming): void {
     const existing = this.namings.get(version);
@@ -137,10 +136,11 @@ export class ActionRegistry {
       });
     // Checked against the JSON Schema meta-schema now, compiled on the action's first call: compiling every
     // params schema at boot was ~0.2 s of each start (docs/performance.md, Start-up time).
-    if (!this.ajv.validateSchema(def.params)) throw refuse(`is invalid: ${this.ajv.errorsText(this.ajv.errors)}`);
+    const ajv = sharedAjv();
+    if (!ajv.validateSchema(def.params)) throw refuse(`is invalid: ${ajv.errorsText(ajv.errors)}`);
     const validate = compileOnFirstUse(() => {
       try {
-        return this.ajv.compile(def.params);
+        return compileShared(def.params);
       } catch (err) {
         throw refuse(`does not compile: ${(err as Error).message}`, err);
       }

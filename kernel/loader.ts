@@ -6,7 +6,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import semver from 'semver';
+// The one function used: `semver` itself loads its whole API (~40 files) at every start.
+import satisfies from 'semver/functions/satisfies.js';
 import type { ServiceConfig as Config } from './types';
 import { AggregateKernelError, KernelError } from './errors';
 import { compileShared, describeErrors, makeAjv } from './schema';
@@ -156,7 +157,7 @@ export function planPlugins(config: Config, kernelVersion: string, extraDirs: st
   const enabledSet = new Set(enabled.map((p) => p.name));
   const planned: PlannedPlugin[] = [];
   for (const plugin of enabled) {
-    if (!semver.satisfies(kernelVersion, plugin.manifest.kernel)) {
+    if (!satisfies(kernelVersion, plugin.manifest.kernel)) {
       problems.push(
         new KernelError(
           'E_KERNEL_RANGE',

@@ -22,15 +22,17 @@ let shared: Ajv | undefined;
 const compiled = new Map<string, ValidateFunction>();
 
 /**
- * A validator with makeAjv()'s defaults from one shared instance, compiled once per schema text. Plugin
- * config schemas are planned at every boot: a new ajv per schema compiled the JSON Schema meta-schema again
- * each time (~40 ms apiece, most of a start's plugin planning).
+ * One ajv with makeAjv()'s defaults for the process: each new instance compiles the JSON Schema meta-schema
+ * again (~40 ms, several per start when the host config, every plugin config and the action registry had one).
  */
+export const sharedAjv = (): Ajv => (shared ??= makeAjv());
+
+/** A validator from sharedAjv(), compiled once per schema text (plugin configs are planned at every boot). */
 export function compileShared(schema: object): ValidateFunction {
   const key = JSON.stringify(schema);
   let validate = compiled.get(key);
   if (!validate) {
-    validate = (shared ??= makeAjv()).compile(schema);
+    validate = sharedAjv().compile(schema);
     compiled.set(key, validate);
   }
   return validate;
