@@ -84,16 +84,22 @@ function projectRoot(): string {
 
 const packageRoot = projectRoot();
 
-/** The cached initialised cluster for the installed PGlite (see bin/pglite-template.mjs), when built. */
-export function clusterTemplate(): Buffer | undefined {
+/** The installed PGlite's version, and the folder its templates are cached in (bin/pglite-template.mjs). */
+export function templateCache(): { version: string; dir: string } | undefined {
   try {
     const pkg = path.join(packageRoot, 'node_modules/@electric-sql/pglite/package.json');
     const { version } = JSON.parse(readFileSync(pkg, 'utf8')) as { version: string };
-    const file = path.join(packageRoot, 'node_modules/.cache/crm-service', `pglite-${version}-cluster.tar`);
-    return existsSync(file) ? readFileSync(file) : undefined;
+    return { version, dir: path.join(packageRoot, 'node_modules/.cache/crm-service') };
   } catch {
     return undefined;
   }
+}
+
+/** The cached initialised cluster for the installed PGlite (see bin/pglite-template.mjs), when built. */
+export function clusterTemplate(): Buffer | undefined {
+  const cache = templateCache();
+  const file = cache && path.join(cache.dir, `pglite-${cache.version}-cluster.tar`);
+  return file && existsSync(file) ? readFileSync(file) : undefined;
 }
 
 /**
