@@ -47,7 +47,9 @@ export function staleness(out = distDir()) {
   const where = `${path.relative(root, out) || out}/`;
   const stale = (reason) => ({ missing: false, reason: `${where} ${reason}`, hint: REBUILD });
   const sources = listSources();
-  for (const file of [...sources, 'package.json'])
+  // package-lock.json too: the build bundles some packages (knex) into dist/vendor/.
+  const manifests = ['package.json', 'package-lock.json'].filter((f) => existsSync(path.join(root, f)));
+  for (const file of [...sources, ...manifests])
     if (statSync(path.join(root, file)).mtimeMs > stamp.builtAt) return stale(`is older than ${file}`);
   if (sources.length !== stamp.files) return stale(`was built from ${stamp.files} files, the sources have ${sources.length}`);
   return undefined;
