@@ -88,19 +88,19 @@ export function kernelMetrics(kernel: Kernel): Metrics {
 
 /** Counts API calls through the kernel's own hooks; call before plugins register (the bus seals after). */
 export function instrumentKernel(kernel: Kernel): void {
-  if (!metricsEnabled(kernel)) return;
-  const metrics = kernelMetrics(kernel);
+  // Tapped either way (the taps are part of the hook catalogue, docs/hooks.md); they count only when enabled.
+  const metrics = metricsEnabled(kernel) ? kernelMetrics(kernel) : undefined;
   const labels = (req: { version: number; entity: string; action: string }) => ({
     version: String(req.version),
     entity: req.entity || '-',
     action: req.action || '-',
   });
   kernel.hooks.tap('host', apiRespond, (result, req) => {
-    metrics.apiCalls.inc({ ...labels(req), outcome: 'ok' });
+    metrics?.apiCalls.inc({ ...labels(req), outcome: 'ok' });
     return result;
   });
   kernel.hooks.tap('host', apiException, (err, req) => {
-    metrics.apiCalls.inc({ ...labels(req), outcome: err.code });
+    metrics?.apiCalls.inc({ ...labels(req), outcome: err.code });
   });
 }
 
