@@ -1,6 +1,7 @@
 // Which code `crm` runs: the compiled JavaScript in dist/ (bin/build.mjs) when it is up to date, else the
 // TypeScript sources through tsx. Up to date means built after every file under the source folders (and
-// package.json) last changed, from as many files; otherwise one line on stderr says tsx runs instead.
+// package.json, package-lock.json) last changed, from as many files; otherwise one line on stderr says tsx
+// runs instead.
 // CRM_RUNTIME=tsx always runs the sources; CRM_RUNTIME=dist refuses to fall back. CRM_DIST names another
 // compiled tree (tests build one of their own).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
