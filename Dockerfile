@@ -14,8 +14,10 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY . .
-# The initialised PGlite cluster a fresh data folder starts from (npm ci's prepare step, skipped above).
-RUN node bin/pglite-template.mjs && mkdir -p /data && chown node:node /data
+# npm ci's prepare step, skipped above: the compiled JavaScript `crm` runs instead of the TypeScript sources
+# (esbuild, a production dependency), then the PGlite clusters a fresh data folder starts from (initialised,
+# and migrated for the default plugins).
+RUN node bin/build.mjs && node bin/pglite-template.mjs && mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
 EXPOSE 8080

@@ -5,7 +5,9 @@ import pluginBoundaries from './eslint-rules/plugin-boundaries.js';
 import shortNames from './eslint-rules/short-names.js';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'var/**', 'bench/results/**', 'docs/**'] },
+  {
+    ignores: ['node_modules/**', 'dist/**', 'dist.*/**', 'test-artifacts/**', 'var/**', 'bench/results/**', 'docs/**'],
+  },
   // The project's own rules (eslint-rules/), enabled per folder below.
   { plugins: { crm: { rules: { 'plugin-boundaries': pluginBoundaries, 'short-names': shortNames } } } },
   js.configs.recommended,

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // `--help`, `--version` and argument errors are answered by the plain-JavaScript front (cli/front.mjs);
-// real commands run the TypeScript sources through tsx (see docs/adr/0001-typescript-runtime.md).
+// real commands run the compiled JavaScript in dist/ (bin/build.mjs, built by `npm ci`) when it is up to
+// date, else the TypeScript sources through tsx (bin/dist.mjs; docs/adr/0001-typescript-runtime.md).
 import v8 from 'node:v8';
-import { front } from '../cli/front.mjs';
+import { externalPlugins, front } from '../cli/front.mjs';
+import { compiledEntry } from './dist.mjs';
 
 if (front(process.argv)) {
   // Keep the heap near what is live: by default V8 lets the old generation grow up to 4x between full
@@ -11,7 +13,11 @@ if (front(process.argv)) {
   if (!process.execArgv.some((a) => a.startsWith('--heap-growing-percent')))
     v8.setFlagsFromString('--heap-growing-percent=50');
 
-  const { register } = await import('tsx/esm/api');
-  register();
-  await import('../cli/main.ts');
+  const compiled = compiledEntry(process.argv, () => externalPlugins(process.argv));
+  if (compiled) await import(compiled);
+  else {
+    const { register } = await import('tsx/esm/api');
+    register();
+    await import('../cli/main.ts');
+  }
 }

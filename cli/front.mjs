@@ -69,7 +69,7 @@ export function front(argv = process.argv) {
 }
 
 /** Whether the configuration names plugin folders besides plugins/ (read cheaply, not validated). */
-function externalPlugins(argv) {
+export function externalPlugins(argv) {
   const i = argv.findIndex((a) => a === '-c' || a === '--config');
   const inline = argv.find((a) => a.startsWith('--config='))?.slice('--config='.length);
   const file = (i >= 0 ? argv[i + 1] : inline) || process.env.CRM_CONFIG || 'crm.config.json';

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { KernelError, type ServiceConfig } from '../kernel';
-import { describeErrors, makeAjv } from '../kernel/schema';
+import { compileShared, describeErrors } from '../kernel/schema';
 import { limitsSchema } from './limits';
 
 declare module '../kernel/types' {
@@ -141,7 +141,7 @@ export const configSchema = {
   },
 } as const;
 
-const validate = makeAjv().compile(configSchema);
+const validate = compileShared(configSchema);
 
 /** Configuration as read from JSON and the environment, before ajv validates it. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped until validated

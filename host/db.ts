@@ -12,6 +12,7 @@ import { KernelError, type Logger, type Storage } from '../kernel';
 import type { Config } from './config';
 import { migrate } from './migrator';
 import { preparedStatements } from './prepared-statements';
+import { copyMigratedTemplate } from './template';
 
 export { migrate, pendingMigrations } from './migrator';
 import {
@@ -91,8 +92,10 @@ export function createDb(config: Config, logger?: Logger, opts: CreateDbOptions 
   // PostgreSQL's default 128MB buffer cache would sit in this process's memory, on top of the OS page
   // cache; 32MB keeps a loaded server ~120 MB smaller at no measured cost (docs/performance.md, Memory).
   // A start parameter, not postgresql.conf: PGlite would replace that whole file (initdb's settings too).
-  // A fresh folder starts from the initialised cluster `npm ci` cached (bin/pglite-template.mjs), not initdb.
-  const template = readdirSync(dir).length === 0 ? clusterTemplate() : undefined;
+  // A fresh folder starts as a copy of the migrated cluster `npm ci` cached for this plan (host/template.ts),
+  // else from the initialised cluster (bin/pglite-template.mjs), and only without either runs initdb.
+  const fresh = readdirSync(dir).length === 0;
+  const template = fresh && !copyMigratedTemplate(config, dir) ? clusterTemplate() : undefined;
   const pglite = new PGlite(dir, {
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${config.database.embeddedSharedBuffers}`],
     ...(template ? { loadDataDir: new Blob([template]) } : {}),

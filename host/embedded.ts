@@ -71,18 +71,35 @@ export async function stopSharing(db: Db): Promise<void> {
   await stops.get(db)?.();
 }
 
-const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** The project folder: the parent of host/, or the one a compiled tree names (bin/build.mjs writes it). */
+function projectRoot(): string {
+  const parent = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+  try {
+    const marker = JSON.parse(readFileSync(path.join(parent, 'package.json'), 'utf8')) as { crmSourceRoot?: string };
+    return marker.crmSourceRoot ? path.resolve(parent, marker.crmSourceRoot) : parent;
+  } catch {
+    return parent;
+  }
+}
 
-/** The cached initialised cluster for the installed PGlite (see bin/pglite-template.mjs), when built. */
-export function clusterTemplate(): Buffer | undefined {
+const packageRoot = projectRoot();
+
+/** The installed PGlite's version, and the folder its templates are cached in (bin/pglite-template.mjs). */
+export function templateCache(): { version: string; dir: string } | undefined {
   try {
     const pkg = path.join(packageRoot, 'node_modules/@electric-sql/pglite/package.json');
     const { version } = JSON.parse(readFileSync(pkg, 'utf8')) as { version: string };
-    const file = path.join(packageRoot, 'node_modules/.cache/crm-service', `pglite-${version}-cluster.tar`);
-    return existsSync(file) ? readFileSync(file) : undefined;
+    return { version, dir: path.join(packageRoot, 'node_modules/.cache/crm-service') };
   } catch {
     return undefined;
   }
+}
+
+/** The cached initialised cluster for the installed PGlite (see bin/pglite-template.mjs), when built. */
+export function clusterTemplate(): Buffer | undefined {
+  const cache = templateCache();
+  const file = cache && path.join(cache.dir, `pglite-${cache.version}-cluster.tar`);
+  return file && existsSync(file) ? readFileSync(file) : undefined;
 }
 
 /**

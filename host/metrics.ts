@@ -4,9 +4,18 @@
  * `metrics.enabled`; with `metrics.token` the caller must send `Authorization: Bearer <token>`.
  */
 import { timingSafeEqual } from 'node:crypto';
+import { createRequire } from 'node:module';
 import type { Context, Next } from 'koa';
-import client from 'prom-client';
+import type * as client from 'prom-client';
 import { apiException, apiRespond, type Kernel } from '../kernel';
+
+// prom-client (with @opentelemetry/api, ~70 files) is loaded by the first kernel that counts: only with
+// `metrics.enabled` do the hooks, the services and the access middleware count anything (docs/performance.md).
+let promClient: typeof client | undefined;
+const prom = (): typeof client => (promClient ??= createRequire(import.meta.url)('prom-client') as typeof client);
+
+/** Whether this kernel counts (and serves `/metrics`). */
+export const metricsEnabled = (kernel: Kernel): boolean => Boolean(kernel.config.metrics?.enabled);
 
 export interface Metrics {
   readonly registry: client.Registry;
@@ -22,6 +31,7 @@ const metricsOf = new WeakMap<Kernel, Metrics>();
 export function kernelMetrics(kernel: Kernel): Metrics {
   let metrics = metricsOf.get(kernel);
   if (metrics) return metrics;
+  const client = prom();
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
   metrics = {
@@ -78,18 +88,19 @@ export function kernelMetrics(kernel: Kernel): Metrics {
 
 /** Counts API calls through the kernel's own hooks; call before plugins register (the bus seals after). */
 export function instrumentKernel(kernel: Kernel): void {
-  const metrics = kernelMetrics(kernel);
+  // Tapped either way (the taps are part of the hook catalogue, docs/hooks.md); they count only when enabled.
+  const metrics = metricsEnabled(kernel) ? kernelMetrics(kernel) : undefined;
   const labels = (req: { version: number; entity: string; action: string }) => ({
     version: String(req.version),
     entity: req.entity || '-',
     action: req.action || '-',
   });
   kernel.hooks.tap('host', apiRespond, (result, req) => {
-    metrics.apiCalls.inc({ ...labels(req), outcome: 'ok' });
+    metrics?.apiCalls.inc({ ...labels(req), outcome: 'ok' });
     return result;
   });
   kernel.hooks.tap('host', apiException, (err, req) => {
-    metrics.apiCalls.inc({ ...labels(req), outcome: err.code });
+    metrics?.apiCalls.inc({ ...labels(req), outcome: err.code });
   });
 }
 
@@ -100,7 +111,7 @@ const wrapped = new WeakSet<Kernel>();
  * registered it (every refresh, by an action or by the bearer helper, goes through it). Once, after boot.
  */
 export function instrumentServices(kernel: Kernel): void {
-  if (wrapped.has(kernel) || !kernel.container.hasRegistration('oauthTokens')) return;
+  if (!metricsEnabled(kernel) || wrapped.has(kernel) || !kernel.container.hasRegistration('oauthTokens')) return;
   wrapped.add(kernel);
   const metrics = kernelMetrics(kernel);
   const tokens = kernel.container.resolve<{ refresh(...args: unknown[]): Promise<unknown> }>('oauthTokens');

@@ -8,7 +8,7 @@
  */
 import type { ValidateFunction } from 'ajv';
 import { KernelError } from './errors';
-import { makeAjv } from './schema';
+import { compileOnFirstUse, compileShared, sharedAjv } from './schema';
 import type { ActionContext, Permission } from './types';
 
 export interface ActionDefinition<P = Record<string, unknown>, R = unknown> {
@@ -19,7 +19,10 @@ export interface ActionDefinition<P = Record<string, unknown>, R = unknown> {
   /** camelCase action name. */
   action: string;
   description: string;
-  /** JSON Schema of the params; compiled when defined, so a bad schema fails at boot. */
+  /**
+   * JSON Schema of the params: checked against the meta-schema when defined, so a malformed schema fails at
+   * boot; compiled on the action's first call (what only compiling finds, e.g. ajv's strict mode, fails there).
+   */
   params: object;
   /**
    * Checked by the default `api.authorize` tap. A function decides from the params and the entity it
@@ -79,7 +82,6 @@ export class ActionRegistry {
   private generic = new Map<string, CompiledAction>();
   private namings = new Map<number, { plugin: string; rules: VersionNaming }>();
   private sealed = false;
-  private readonly ajv = makeAjv();
 
   setNaming(plugin: string, version: number, rules: VersionNaming): void {
     const existing = this.namings.get(version);
@@ -127,16 +129,22 @@ export class ActionRegistry {
         { plugin },
       );
     }
-    let validate: ValidateFunction;
-    try {
-      validate = this.ajv.compile(def.params);
-    } catch (err) {
-      throw new KernelError(
-        'E_MANIFEST_INVALID',
-        `Plugin ${plugin}: params schema of ${def.entity}.${def.action} does not compile: ${(err as Error).message}`,
-        { plugin, cause: err },
-      );
-    }
+    const refuse = (why: string, cause?: unknown) =>
+      new KernelError('E_MANIFEST_INVALID', `Plugin ${plugin}: params schema of ${def.entity}.${def.action} ${why}`, {
+        plugin,
+        cause,
+      });
+    // Checked against the JSON Schema meta-schema now, compiled on the action's first call: compiling every
+    // params schema at boot was ~0.2 s of each start (docs/performance.md, Start-up time).
+    const ajv = sharedAjv();
+    if (!ajv.validateSchema(def.params)) throw refuse(`is invalid: ${ajv.errorsText(ajv.errors)}`);
+    const validate = compileOnFirstUse(() => {
+      try {
+        return compileShared(def.params);
+      } catch (err) {
+        throw refuse(`does not compile: ${(err as Error).message}`, err);
+      }
+    });
     map.set(key, { ...(def as unknown as ActionDefinition), plugin, validate, resolvedEntity: def.entity });
   }
 

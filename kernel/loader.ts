@@ -6,10 +6,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import semver from 'semver';
+// The one function used: `semver` itself loads its whole API (~40 files) at every start.
+import satisfies from 'semver/functions/satisfies.js';
 import type { ServiceConfig as Config } from './types';
 import { AggregateKernelError, KernelError } from './errors';
-import { describeErrors, makeAjv } from './schema';
+import { compileShared, describeErrors, makeAjv } from './schema';
 import manifestSchema from './manifest.schema.json';
 
 export interface PluginManifest {
@@ -156,7 +157,7 @@ export function planPlugins(config: Config, kernelVersion: string, extraDirs: st
   const enabledSet = new Set(enabled.map((p) => p.name));
   const planned: PlannedPlugin[] = [];
   for (const plugin of enabled) {
-    if (!semver.satisfies(kernelVersion, plugin.manifest.kernel)) {
+    if (!satisfies(kernelVersion, plugin.manifest.kernel)) {
       problems.push(
         new KernelError(
           'E_KERNEL_RANGE',
@@ -179,7 +180,7 @@ export function planPlugins(config: Config, kernelVersion: string, extraDirs: st
     if (plugin.manifest.config) {
       let check;
       try {
-        check = makeAjv().compile(plugin.manifest.config);
+        check = compileShared(plugin.manifest.config);
       } catch (err) {
         problems.push(
           new KernelError(

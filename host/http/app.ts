@@ -7,7 +7,6 @@
  */
 import Router from '@koa/router';
 import Koa from 'koa';
-import { koaBody } from 'koa-body';
 import { KernelError, type Kernel } from '../../kernel';
 import { httpRoutes } from '../hooks';
 import type { RouteDefinition } from '../types';
@@ -92,25 +91,35 @@ export async function createApp(kernel: Kernel): Promise<Koa> {
  * `E_BAD_REQUEST` with a 4xx status, never a 500.
  */
 function bodyParser(): Koa.Middleware {
-  const parse = koaBody({
-    multipart: true,
-    urlencoded: true,
-    json: true,
-    text: false,
-    includeUnparsed: true,
-    jsonLimit: '2mb',
-    formLimit: '2mb',
-    formidable: { maxFiles: 0, maxFieldsSize: 2 * 1024 * 1024 },
-  });
+  // koa-body (with zod and formidable, ~0.2 s to load) is imported by the first request that may carry a
+  // body: it parses POST, PUT and PATCH only, so every other request skips it, as koa-body itself would.
+  let loading: Promise<Koa.Middleware> | undefined;
+  const load = async () =>
+    (await import('koa-body')).koaBody({
+      multipart: true,
+      urlencoded: true,
+      json: true,
+      text: false,
+      includeUnparsed: true,
+      jsonLimit: '2mb',
+      formLimit: '2mb',
+      formidable: { maxFiles: 0, maxFieldsSize: 2 * 1024 * 1024 },
+    }) as Koa.Middleware;
   return async function parseBody(ctx, next) {
-    try {
-      await parse(ctx, async () => undefined);
-    } catch (err) {
-      throw bodyError(err);
+    if (PARSED_METHODS.has(ctx.method)) {
+      const parse = await (loading ??= load());
+      try {
+        await parse(ctx, async () => undefined);
+      } catch (err) {
+        throw bodyError(err);
+      }
     }
     await next();
   };
 }
+
+/** The methods koa-body parses (its `parsedMethods` default). */
+const PARSED_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 export function bodyError(err: unknown): KernelError {
   const parseError = err as { status?: number; httpCode?: number; type?: string };

@@ -7,7 +7,7 @@ import cors from '@koa/cors';
 import type { Context, Middleware, Next } from 'koa';
 import type { Kernel } from '../../kernel';
 import { SECRET_KEYS } from '../log';
-import { kernelMetrics } from '../metrics';
+import { kernelMetrics, metricsEnabled } from '../metrics';
 import type { MountedRoute } from './app';
 
 /** Query keys whose values never reach the access log (the logger's secret keys, and OAuth's `code`). */
@@ -33,7 +33,7 @@ export function redactedUrl(ctx: Pick<Context, 'path' | 'querystring'>): string 
 }
 
 export function observe(kernel: Kernel): Middleware {
-  const metrics = kernelMetrics(kernel);
+  const metrics = metricsEnabled(kernel) ? kernelMetrics(kernel) : undefined;
   const access = kernel.config.log.access;
   const log = kernel.log.child({ component: 'http' });
   return async function observeMiddleware(ctx: Context, next: Next) {
@@ -45,8 +45,8 @@ export function observe(kernel: Kernel): Middleware {
       const route =
         (ctx.state.route as MountedRoute | undefined)?.id ?? (ctx.path === '/metrics' ? 'metrics' : 'unmatched');
       const labels = { method: ctx.method, route, status: String(ctx.status) };
-      metrics.httpRequests.inc(labels);
-      metrics.httpDuration.observe(labels, seconds);
+      metrics?.httpRequests.inc(labels);
+      metrics?.httpDuration.observe(labels, seconds);
       if (access) {
         const principal = ctx.state.principal as { contactId?: number | null; userId?: number | null; via?: string };
         log.info(

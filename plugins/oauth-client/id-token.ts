@@ -3,15 +3,11 @@
  * when configured, issuer must verify. Without one, the payload is only trusted when it came straight
  * from an HTTPS token endpoint (OIDC Core 3.1.3.7, the reference's rule); otherwise it is refused.
  */
-import {
-  createRemoteJWKSet,
-  decodeJwt,
-  decodeProtectedHeader,
-  errors as joseErrors,
-  jwtVerify,
-  type JWTVerifyGetKey,
-} from 'jose';
+import type { JWTVerifyGetKey } from 'jose';
 import { KernelError } from './util';
+
+// jose is loaded by the first id_token checked, not at every start (docs/performance.md).
+const jose = () => import('jose');
 
 export interface VerifyIdTokenOptions {
   /** The provider's JWKS (our `urlJwks` option), tenant already replaced. */
@@ -29,9 +25,10 @@ export interface VerifyIdTokenOptions {
 const remoteSets = new Map<string, JWTVerifyGetKey>();
 
 /** A remote key set, cached per URL (jose refetches on an unknown `kid`, with a cooldown). */
-export function remoteJwks(url: string, timeoutMs = 10000): JWTVerifyGetKey {
+export async function remoteJwks(url: string, timeoutMs = 10000): Promise<JWTVerifyGetKey> {
   let set = remoteSets.get(url);
   if (!set) {
+    const { createRemoteJWKSet } = await jose();
     set = createRemoteJWKSet(new URL(url), { timeoutDuration: timeoutMs });
     remoteSets.set(url, set);
   }
@@ -45,6 +42,7 @@ export function clearJwksCache(): void {
 
 /** Returns the verified claims, or throws E_OAUTH_ID_TOKEN / E_OAUTH_INSECURE / E_OAUTH_UNREACHABLE. */
 export async function verifyIdToken(idToken: string, opts: VerifyIdTokenOptions): Promise<Record<string, unknown>> {
+  const { decodeJwt, decodeProtectedHeader, errors: joseErrors, jwtVerify } = await jose();
   let alg: string | undefined;
   try {
     alg = decodeProtectedHeader(idToken).alg;
@@ -74,7 +72,7 @@ export async function verifyIdToken(idToken: string, opts: VerifyIdTokenOptions)
       details: { reason: 'unsigned' },
     });
   }
-  const keys = opts.keys ?? remoteJwks(opts.jwksUrl!, opts.timeoutMs);
+  const keys = opts.keys ?? (await remoteJwks(opts.jwksUrl!, opts.timeoutMs));
   try {
     const { payload } = await jwtVerify(idToken, keys, {
       audience: opts.audience,

@@ -9,13 +9,16 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type Ajv from 'ajv';
 import type { HookBus } from '../../kernel';
 import { KernelError, makeAjvForProviders } from './util';
 import { oauthProviders } from './hooks';
 import schema from './providers.schema.json';
 import type { ProviderClass, ProviderDriver, ProviderRecord } from './types';
 
-const validate = makeAjvForProviders().compile(schema);
+// Compiled when the first provider is read (a request, not every start).
+let compiled: ReturnType<Ajv['compile']> | undefined;
+const validator = () => (compiled ??= makeAjvForProviders().compile(schema));
 
 /** `gmail.dist.json` → `gmail`, `beeceptor.com.json` → `beeceptor.com`, `x.test.json` → `x`. */
 export function providerNameFromFile(file: string): string {
@@ -24,6 +27,7 @@ export function providerNameFromFile(file: string): string {
 
 /** Checks one record against providers.schema.json; `where` names the file or plugin in the error. */
 export function validateProvider(record: unknown, where: string): ProviderRecord {
+  const validate = validator();
   if (!validate(record)) {
     const problems = (validate.errors ?? []).map(
       (e) =>

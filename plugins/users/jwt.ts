@@ -3,8 +3,10 @@
  * `scope` a space-separated list containing `authx`, and `exp`. Only self-issued tokens matter, so
  * only HS256 is accepted (`alg: none` and every other algorithm are refused by jose).
  */
-import { decodeProtectedHeader, errors, jwtVerify, SignJWT } from 'jose';
 import type { Keyring } from './keyring';
+
+// jose is loaded by the first token issued or checked, not at every start (docs/performance.md).
+const jose = () => import('jose');
 
 export async function issueJwt(
   keyring: Keyring,
@@ -12,6 +14,7 @@ export async function issueJwt(
   ttlSeconds: number,
   scope = 'authx',
 ): Promise<string> {
+  const { SignJWT } = await jose();
   const key = keyring.currentSigningKey;
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT({ scope })
@@ -32,6 +35,7 @@ export async function verifyJwt(
   token: string,
 ): Promise<null | { reject: string } | { contactId: number; claims: Record<string, unknown> }> {
   if (token.split('.').length !== 3 || token.length > 8192) return null;
+  const { decodeProtectedHeader, errors, jwtVerify } = await jose();
   let kid: unknown;
   try {
     kid = decodeProtectedHeader(token).kid;

@@ -60,7 +60,14 @@ describe('kernel boundaries', () => {
     const packages = new Set<string>();
     for (const file of kernelFiles)
       for (const spec of runtimeImports(readFileSync(file, 'utf8')))
-        if (!spec.startsWith('.') && !spec.startsWith('node:')) packages.add(spec);
+        // A package's own files (`semver/functions/satisfies.js`) count as the package.
+        if (!spec.startsWith('.') && !spec.startsWith('node:'))
+          packages.add(
+            spec
+              .split('/')
+              .slice(0, spec.startsWith('@') ? 2 : 1)
+              .join('/'),
+          );
     expect([...packages].sort()).to.deep.equal(['ajv', 'ajv-formats', 'awilix', 'semver']);
   });
 
