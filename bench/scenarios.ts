@@ -179,6 +179,19 @@ export function scenarios(credentials: BenchCredentials): Scenario[] {
     baseline: '/contacts-email-primary',
   });
   list.push({
+    ...api4('v4 Contact.autocomplete input (15)', 'Contact/autocomplete', { input: 'jones' }, key),
+    baseline: '/contacts-autocomplete',
+  });
+  list.push({
+    ...api4(
+      'v4 Contact.get COUNT(id) groupBy contact_type',
+      'Contact/get',
+      { select: ['contact_type', 'COUNT(id) AS n'], groupBy: ['contact_type'] },
+      key,
+    ),
+    baseline: '/contacts-by-type',
+  });
+  list.push({
     ...api4(
       'v4 Activity.get + source and targets (25)',
       'Activity/get',

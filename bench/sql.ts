@@ -72,6 +72,28 @@ export const BASELINE_PAGES: Record<string, BaselinePage> = {
     params: () => [25],
     shape: 'api4',
   },
+  // APIv4 Contact.autocomplete {input: 'jones'}: the first page of 15 by display name, and how many match.
+  '/contacts-autocomplete': {
+    sql: `
+  select id, display_name as label, count(*) over () as "countMatched"
+  from crm_contact
+  where is_deleted = $1 and lower(sort_name) like lower($2)
+  order by display_name, id
+  limit $3`,
+    params: () => [false, '%jones%', 15],
+    shape: 'api4',
+  },
+  // APIv4 Contact.get COUNT(id) grouped by contact_type: one row per type over every live contact.
+  '/contacts-by-type': {
+    sql: `
+  select contact_type, count(id) as n
+  from crm_contact
+  where is_deleted = $1
+  group by contact_type
+  order by contact_type`,
+    params: () => [false],
+    shape: 'api4',
+  },
   // Contact.get {group: id}: the members Added to one group.
   '/contacts-in-group': {
     sql: contactPage(

@@ -31,6 +31,31 @@ function filtered(rows: Row[], filters: Row): Row[] {
   return rows.filter((row) => Object.entries(filters).every(([name, value]) => String(row[name]) === String(value)));
 }
 
+/** APIv3's filters of Extension.get/getsingle: the params naming a filterable field. */
+const v3Filters = (params: unknown): Row =>
+  Object.fromEntries(
+    V3_FILTERS.filter((name) => (params as Row)[name] !== undefined).map((name) => [name, (params as Row)[name]]),
+  );
+
+/**
+ * APIv4 get over these fixed rows: `where` of `[field, "=", value]` clauses and `select`. Any other clause is
+ * refused (never ignored, which would answer rows the caller excluded).
+ */
+function v4Rows(rows: Row[], params: unknown): Row[] {
+  const { where = [], select = [] } = params as { where?: unknown[]; select?: string[] };
+  const filters: Row = {};
+  for (const clause of where) {
+    if (!Array.isArray(clause) || clause.length !== 3 || typeof clause[0] !== 'string' || clause[1] !== '=')
+      throw new KernelError('E_INVALID_PARAMS', 'where takes [field, "=", value] clauses here', {
+        details: { error_field: 'where' },
+      });
+    filters[clause[0]] = clause[2];
+  }
+  const kept = filtered(rows, filters);
+  if (!select.length) return kept;
+  return kept.map((row) => Object.fromEntries(select.filter((name) => name in row).map((name) => [name, row[name]])));
+}
+
 /** APIv3's envelope: values keyed by id, every leaf a string (null as ""), `id` when there is one record. */
 const v3 = (rows: Row[]) => ({
   is_error: 0,
@@ -46,6 +71,14 @@ const v3 = (rows: Row[]) => ({
 });
 
 const V3_FILTERS = ['id', 'key', 'name', 'status', 'type'];
+const V4_PARAMS = {
+  type: 'object',
+  properties: {
+    where: { type: 'array' },
+    select: { type: 'array', items: { type: 'string' } },
+    checkPermissions: { type: 'boolean' },
+  },
+};
 
 export function defineSiteActions(actions: ActionRegistrar, plugins: Plugins): void {
   actions.define({
@@ -55,13 +88,7 @@ export function defineSiteActions(actions: ActionRegistrar, plugins: Plugins): v
     description: "The service's plugins as the reference's extensions (key, status, version, description…)",
     params: { type: 'object' },
     permission: 'administer CRM',
-    handler: (params) => {
-      const given = params as Row;
-      const filters = Object.fromEntries(
-        V3_FILTERS.filter((name) => given[name] !== undefined).map((name) => [name, given[name]]),
-      );
-      return v3(filtered(extensions(plugins), filters));
-    },
+    handler: (params) => v3(filtered(extensions(plugins), v3Filters(params))),
   });
   actions.define({
     version: 3,
@@ -71,11 +98,7 @@ export function defineSiteActions(actions: ActionRegistrar, plugins: Plugins): v
     params: { type: 'object' },
     permission: 'administer CRM',
     handler: (params) => {
-      const given = params as Row;
-      const filters = Object.fromEntries(
-        V3_FILTERS.filter((name) => given[name] !== undefined).map((name) => [name, given[name]]),
-      );
-      const rows = filtered(extensions(plugins), filters);
+      const rows = filtered(extensions(plugins), v3Filters(params));
       if (rows.length !== 1)
         throw new KernelError('E_INVALID_PARAMS', `Expected one Extension but found ${rows.length}`, {
           details: { error_code: 'not-found' },
@@ -90,12 +113,9 @@ export function defineSiteActions(actions: ActionRegistrar, plugins: Plugins): v
     entity: 'Extension',
     action: 'get',
     description: "The service's plugins as the reference's extensions",
-    params: { type: 'object', properties: { where: { type: 'array' }, select: { type: 'array' } } },
+    params: V4_PARAMS,
     permission: 'administer CRM',
-    handler: (params) => {
-      const where = ((params as { where?: unknown[][] }).where ?? []).filter((clause) => clause[1] === '=');
-      return filtered(extensions(plugins), Object.fromEntries(where.map((clause) => [String(clause[0]), clause[2]])));
-    },
+    handler: (params) => v4Rows(extensions(plugins), params),
   });
   actions.define({
     version: 3,
@@ -111,8 +131,8 @@ export function defineSiteActions(actions: ActionRegistrar, plugins: Plugins): v
     entity: 'Domain',
     action: 'get',
     description: 'The domain this service is (one: id 1)',
-    params: { type: 'object', properties: { where: { type: 'array' }, select: { type: 'array' } } },
+    params: V4_PARAMS,
     permission: 'access CRM',
-    handler: () => [{ ...DOMAIN }],
+    handler: (params) => v4Rows([{ ...DOMAIN }], params),
   });
 }

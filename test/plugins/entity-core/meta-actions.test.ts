@@ -36,6 +36,11 @@ describe('Entity.get, Extension.get, Domain.get, System.check, System.flush and 
     expect((await crm.api3(staff, 'Extension', 'get', {})).is_error).to.equal(1);
     const v4 = await crm.api4(admin, 'Extension', 'get', { where: [['key', '=', 'system']] });
     expect(v4.values.map((row) => row.key)).to.deep.equal(['system']);
+    const picked = await crm.api4(admin, 'Extension', 'get', { select: ['key'], where: [['key', '=', 'system']] });
+    expect(picked.values).to.deep.equal([{ key: 'system' }]);
+    // A clause these fixed rows cannot apply is refused, never ignored.
+    const refused = await crm.api4(admin, 'Extension', 'get', { where: [['key', 'LIKE', 'sys%']] });
+    expect(refused.status).to.equal(400);
   });
 
   it('Domain.get answers the one domain, with the service version', async () => {
@@ -44,6 +49,8 @@ describe('Entity.get, Extension.get, Domain.get, System.check, System.flush and 
     expect(domain.values['1']).to.include({ id: '1', name: 'Default Domain Name' });
     const v4 = await crm.api4(staff, 'Domain', 'get', {});
     expect(v4.values[0]).to.include({ id: 1, name: 'Default Domain Name' });
+    const named = await crm.api4(staff, 'Domain', 'get', { select: ['name'], where: [['id', '=', 1]] });
+    expect(named.values).to.deep.equal([{ name: 'Default Domain Name' }]);
   });
 
   it('System.check answers the database, migrations and engine checks with their severity', async () => {
