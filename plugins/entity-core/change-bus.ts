@@ -35,6 +35,14 @@ export class ChangeBus {
     if (this.client) await db.raw('select pg_notify(?, ?)', [this.channel, topic]);
   }
 
+  /**
+   * Tells every instance listening on PostgreSQL (this one included) once the writing transaction commits,
+   * without delivering here at once: for changes whose local reload must read the committed rows.
+   */
+  async notify(db: Knex, topic: string): Promise<void> {
+    if (this.client) await db.raw('select pg_notify(?, ?)', [this.channel, topic]);
+  }
+
   /** Starts listening (PostgreSQL only); reconnects after a lost connection, assuming everything changed meanwhile. */
   async listen(url: string): Promise<void> {
     const client = new pg.Client({ connectionString: url });

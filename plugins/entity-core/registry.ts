@@ -19,7 +19,7 @@ export interface OptionItem {
 export type OptionGroupSource = (db: Knex, group: string) => Promise<OptionItem[]>;
 
 export class EntityRegistry {
-  private readonly map = new Map<string, CompiledEntity>();
+  private map = new Map<string, CompiledEntity>();
   private sealed = false;
   private groupSource: OptionGroupSource | undefined;
   private cache = new Map<string, OptionItem[]>();
@@ -87,26 +87,7 @@ export class EntityRegistry {
   define(def: EntityDef, lifecycle: EntityLifecycle = {}): void {
     if (this.sealed) throw new KernelError('E_REGISTRY_SEALED', `Entity ${def.name} declared after boot`);
     if (this.map.has(def.name)) throw new KernelError('E_ACTION_DUPLICATE', `Entity ${def.name} is declared twice`);
-    if (!/^[a-z_][a-z0-9_]*$/.test(def.table))
-      throw new KernelError('E_MANIFEST_INVALID', `Entity ${def.name}: bad table name ${def.table}`);
-    const byName = new Map<string, FieldDef>();
-    const lookup = new Map<string, FieldDef>();
-    for (const field of def.fields) {
-      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(field.column ?? field.name))
-        throw new KernelError('E_MANIFEST_INVALID', `Entity ${def.name}: bad column ${field.column ?? field.name}`);
-      // Ciphertext is longer than the value and never equal for equal values: a text column, no filters.
-      if (field.encrypted && field.type !== 'Text')
-        throw new KernelError(
-          'E_MANIFEST_INVALID',
-          `Entity ${def.name}: encrypted field ${field.name} must be of type Text`,
-        );
-      byName.set(field.name, field);
-    }
-    for (const field of def.fields) {
-      for (const k of [field.name, field.uniqueName, ...(field.aliases ?? [])])
-        if (k && !lookup.has(k)) lookup.set(k, field);
-    }
-    this.map.set(def.name, { ...def, byName, lookup, lifecycle: [lifecycle] });
+    this.map.set(def.name, compile(def, [lifecycle]));
   }
 
   /** Adds behaviour to an entity declared elsewhere (before/after save, before delete, before get). */
@@ -138,6 +119,32 @@ export class EntityRegistry {
 
   seal(): void {
     this.sealed = true;
+    this.booted = new Map(this.map);
+  }
+
+  /** The entities as declared at boot, before any run-time definitions. */
+  private booted = new Map<string, CompiledEntity>();
+
+  /**
+   * Run-time metadata (custom data, docs/adr/0014): replaces every run-time entity and every field added at
+   * run time with these, in one swap. A request holding an entity keeps the version it read; the next lookup
+   * sees the new one. Entities declared at boot keep their lifecycle (one shared list), so taps still apply.
+   */
+  applyRuntime(entities: Array<{ def: EntityDef; lifecycle?: EntityLifecycle }>, fields: Map<string, FieldDef[]>): void {
+    const next = new Map(this.booted);
+    for (const [name, added] of fields) {
+      const base = next.get(name);
+      if (!base) continue;
+      const taken = added.filter((field) => !base.byName.has(field.name));
+      next.set(name, compile({ ...base, fields: [...base.fields, ...taken] }, base.lifecycle as EntityLifecycle[]));
+    }
+    for (const { def, lifecycle } of entities) {
+      if (this.booted.has(def.name))
+        throw new KernelError('E_INVALID_PARAMS', `${def.name} is the name of an entity the service declares`);
+      next.set(def.name, compile(def, [lifecycle ?? {}]));
+    }
+    this.map = next;
+    this.invalidateOptions();
   }
 
   find(name: string): CompiledEntity | undefined {
@@ -173,4 +180,25 @@ export class EntityRegistry {
   fieldFor(entity: CompiledEntity, key: string): FieldDef | undefined {
     return entity.lookup.get(key);
   }
+}
+
+/** Field maps of a declaration; names and columns are checked (they become SQL identifiers). */
+function compile(def: EntityDef, lifecycle: EntityLifecycle[]): CompiledEntity {
+  if (!/^[a-z_][a-z0-9_]*$/.test(def.table))
+    throw new KernelError('E_MANIFEST_INVALID', `Entity ${def.name}: bad table name ${def.table}`);
+  const byName = new Map<string, FieldDef>();
+  const lookup = new Map<string, FieldDef>();
+  for (const field of def.fields) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(field.column ?? field.name))
+      throw new KernelError('E_MANIFEST_INVALID', `Entity ${def.name}: bad column ${field.column ?? field.name}`);
+    // Ciphertext is longer than the value and never equal for equal values: a text column, no filters.
+    if (field.encrypted && field.type !== 'Text')
+      throw new KernelError('E_MANIFEST_INVALID', `Entity ${def.name}: encrypted field ${field.name} must be of type Text`);
+    byName.set(field.name, field);
+  }
+  for (const field of def.fields) {
+    for (const k of [field.name, field.uniqueName, ...(field.aliases ?? [])]) if (k && !lookup.has(k)) lookup.set(k, field);
+  }
+  const { byName: _b, lookup: _l, lifecycle: _c, ...plain } = def as CompiledEntity;
+  return { ...plain, byName, lookup, lifecycle };
 }

@@ -1,0 +1,156 @@
+/**
+ * The custom data every instance serves (docs/adr/0015): metadata read from crm_custom_group and
+ * crm_custom_field into the entity registry, and each group's table kept in step with its field rows inside
+ * the transaction that changes them. Other instances hear of a change through the change bus once it commits.
+ */
+import type { Knex } from 'knex';
+import { KernelError, type Logger } from '../../kernel';
+import {
+  applySchemaSteps,
+  diffSchemas,
+  introspectSchema,
+  tableFromEntity,
+  type ChangeBus,
+  type EntityDef,
+  type EntityRegistry,
+} from '../entity-core';
+import { EXTENDABLE } from './entities/CustomGroup';
+import { customMetadata, valueEntity, type CustomMetadata, type FieldRow, type GroupRow } from './value-tables';
+
+export const TOPIC = 'custom-data';
+
+/** Serialises schema changes across instances (both run DDL on the same tables). */
+const LOCK_KEY = 7_170_001;
+
+export class CustomData {
+  meta: CustomMetadata = { entities: [], fields: new Map(), byId: new Map() };
+  private started = 0;
+  private applied = 0;
+
+  constructor(
+    private readonly registry: EntityRegistry,
+    private readonly bus: ChangeBus,
+    private readonly pool: Knex,
+    private readonly log: Logger,
+  ) {
+    bus.on(TOPIC, () => void this.reload());
+  }
+
+  /** The entity a group extends, as declared (boot fields only). */
+  extended(group: Pick<GroupRow, 'extends'>): EntityDef | undefined {
+    return this.registry.find(EXTENDABLE[group.extends] ?? '');
+  }
+
+  /** Reads the metadata and swaps it into the registry; a load that started later always wins. */
+  async load(db: Knex): Promise<void> {
+    const generation = ++this.started;
+    const [groups, fields] = await Promise.all([readGroups(db), readFields(db)]);
+    if (generation < this.applied) return;
+    this.applied = generation;
+    const meta = customMetadata(groups, fields, (name) => this.bootEntity(name));
+    this.registry.applyRuntime(
+      meta.entities.map((def) => ({ def })),
+      meta.fields,
+    );
+    this.meta = meta;
+  }
+
+  /** Reload from committed data (another instance's change, or after this instance's own transaction ends). */
+  async reload(): Promise<void> {
+    try {
+      await this.load(this.pool);
+    } catch (err) {
+      this.log.error({ err: (err as Error).message }, 'custom data: reloading metadata failed');
+    }
+  }
+
+  /**
+   * Inside a write's transaction: builds the group's table to match its field rows (create, add, alter or
+   * drop columns and indexes), then serves the new metadata at once and tells the other instances.
+   */
+  async changed(db: Knex, groupId: number | null): Promise<void> {
+    await db.raw('select pg_advisory_xact_lock(?)', [LOCK_KEY]);
+    if (groupId !== null) await this.syncTable(db, groupId);
+    await this.load(db);
+    await this.bus.notify(db, TOPIC);
+    // Whatever the transaction's outcome, settle on what was committed.
+    const trx = db as Knex.Transaction;
+    if (trx.isTransaction) trx.executionPromise.then(this.reloadLater, this.reloadLater);
+  }
+
+  private readonly reloadLater = () => void this.reload();
+
+  /** Drops a group's table (its values go with it), in the deleting transaction. */
+  async dropTable(db: Knex, table: string): Promise<void> {
+    await db.raw('select pg_advisory_xact_lock(?)', [LOCK_KEY]);
+    await db.schema.dropTableIfExists(table);
+    await this.load(db);
+    await this.bus.notify(db, TOPIC);
+    const trx = db as Knex.Transaction;
+    if (trx.isTransaction) trx.executionPromise.then(this.reloadLater, this.reloadLater);
+  }
+
+  private async syncTable(db: Knex, groupId: number): Promise<void> {
+    const [group] = (await readGroups(db)).filter((row) => row.id === groupId);
+    if (!group) return;
+    const extended = this.extended(group);
+    if (!extended) return;
+    // Inactive fields keep their columns (and values); only deleted fields lose them.
+    const fields = (await readFields(db)).filter((row) => row.custom_group_id === groupId);
+    const wanted = valueEntity(group, fields, extended);
+    const tableOf = (name: string) => (name === extended.name ? extended.table : this.registry.get(name).table);
+    const target = { tables: { [wanted.table]: tableFromEntity(wanted, tableOf) } };
+    const actual = await introspectSchema(db, [wanted.table]);
+    const steps = diffSchemas(actual, target);
+    try {
+      await applySchemaSteps(db, steps);
+    } catch (err) {
+      const code = (err as { code?: string }).code ?? '';
+      if (code.startsWith('22') || code === '42804')
+        throw new KernelError(
+          'E_INVALID_PARAMS',
+          'The values already stored cannot be converted to the new data type',
+          {
+            details: { error_code: 'invalid value' },
+            cause: err,
+          },
+        );
+      throw err;
+    }
+  }
+
+  private bootEntity(name: string): EntityDef | undefined {
+    const entity = this.registry.find(name);
+    return entity && !name.startsWith('Custom_') ? entity : undefined;
+  }
+}
+
+async function readGroups(db: Knex): Promise<GroupRow[]> {
+  const rows = (await db('crm_custom_group')
+    .select('id', 'name', 'title', 'extends', 'table_name', 'is_multiple', 'is_active')
+    .orderBy(['weight', 'id'])) as GroupRow[];
+  return rows.map((row) => ({ ...row, id: Number(row.id) }));
+}
+
+async function readFields(db: Knex): Promise<FieldRow[]> {
+  const rows = (await db('crm_custom_field as f')
+    .leftJoin('crm_option_group as g', 'g.id', 'f.option_group_id')
+    .select(
+      'f.id',
+      'f.custom_group_id',
+      'f.name',
+      'f.label',
+      'f.data_type',
+      'f.html_type',
+      'f.column_name',
+      'f.text_length',
+      'f.is_searchable',
+      'f.is_active',
+      'f.serialize',
+      'f.fk_entity',
+      'f.date_format',
+      'g.name as option_group',
+    )
+    .orderBy(['f.weight', 'f.id'])) as FieldRow[];
+  return rows.map((row) => ({ ...row, id: Number(row.id), custom_group_id: Number(row.custom_group_id) }));
+}
