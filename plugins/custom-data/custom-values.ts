@@ -5,56 +5,117 @@
  */
 import type { Knex } from 'knex';
 import { KernelError } from '../../kernel';
-import type { EntityLifecycle, EntityRegistry, FieldDef, SaveContext } from '../entity-core';
+import type { Entities, EntityLifecycle, EntityRegistry, FieldDef, SaveContext } from '../entity-core';
+import { EXTENDABLE } from './entities/CustomGroup';
 import type { CustomData } from './runtime';
 
 type Row = Record<string, unknown>;
 
-export const CUSTOM_KEY = /^custom_(\d+)(?:_(-\d+)|:(\d+))?$/;
+/** `custom_<id>`, with `_<n>` or `:<n>` naming a record of a multi-record group (negative: a new one). */
+export const CUSTOM_KEY = /^custom_(\d+)(?:[_:](-?\d+))?$/;
+/** `custom_<group name>:<field name>[:<n>]` (CustomValue's name form). */
+const NAMED_KEY = /^custom_([A-Za-z][A-Za-z0-9_]*):([A-Za-z][A-Za-z0-9_]*)(?::(-?\d+))?$/;
 
 const invalid = (message: string, key: string) =>
   new KernelError('E_INVALID_PARAMS', message, { details: { error_code: 2001, error_field: key } });
 
-/** Writes waiting for the record's id: value entity → record key (existing id, or `new<n>`) → values. */
-type Pending = Map<string, Map<string, Row>>;
+/** Writes waiting for the record's id: value entity → record key (`single`, a record id, or `new<n>`) → values. */
+export type CustomWrites = Map<string, Map<string, Row>>;
+
+type Found = NonNullable<ReturnType<CustomData['meta']['byId']['get']>>;
+
+function fieldOfKey(custom: CustomData, key: string): { found: Found | undefined; record?: string } | undefined {
+  const byId = CUSTOM_KEY.exec(key);
+  if (byId) return { found: custom.meta.byId.get(Number(byId[1])), record: byId[2] };
+  const named = NAMED_KEY.exec(key);
+  if (!named) return undefined;
+  const found = [...custom.meta.byId.values()].find(
+    (item) => item.group.name === named[1] && item.field.name === named[2],
+  );
+  return { found, record: named[3] };
+}
+
+/**
+ * The custom values among `params`, checked and converted, grouped by value table and record. `entity` is
+ * the extended entity when known (a record's own write); otherwise the fields name it (CustomValue.create).
+ */
+export async function parseCustomValues(
+  custom: CustomData,
+  registry: EntityRegistry,
+  db: Knex,
+  params: Row,
+  entity?: string,
+): Promise<{ entity: string | undefined; writes: CustomWrites; groups: Set<string> }> {
+  const writes: CustomWrites = new Map();
+  const groups = new Set<string>();
+  let extended = entity;
+  for (const [key, raw] of Object.entries(params)) {
+    const parsed = raw === undefined ? undefined : fieldOfKey(custom, key);
+    if (!parsed) continue;
+    const { found } = parsed;
+    const owner = found && registry.find(found.entity) ? custom.extended(found.group)?.name : undefined;
+    if (!found || !owner || (extended !== undefined && owner !== extended))
+      throw invalid(`Unknown custom field ${key}${extended ? ` for ${extended}` : ''}`, key);
+    extended = owner;
+    const field = registry.get(found.entity).byName.get(found.field.name)!;
+    const record =
+      parsed.record === undefined
+        ? found.group.is_multiple
+          ? 'new'
+          : 'single'
+        : Number(parsed.record) < 0
+          ? `new${parsed.record}`
+          : parsed.record;
+    if (!found.group.is_multiple && record !== 'single')
+      throw invalid(`${key}: ${found.group.title} holds one record per ${owner}`, key);
+    const records = writes.get(found.entity) ?? new Map<string, Row>();
+    records.set(record, { ...records.get(record), [field.name]: await customValue(registry, db, field, raw, key) });
+    writes.set(found.entity, records);
+    groups.add(found.group.extends);
+  }
+  return { entity: extended, writes, groups };
+}
+
+/** Writes parsed custom values of record `id` (single-record groups: updated or created; others by record). */
+export async function writeCustomValues(entities: Entities, id: number, writes: CustomWrites): Promise<void> {
+  for (const [name, records] of writes)
+    for (const [record, values] of records) {
+      let existing: Row | undefined;
+      if (record === 'single') [existing] = await entities.get(name, { where: { entity_id: id }, limit: 1 });
+      else if (/^\d+$/.test(record)) {
+        [existing] = await entities.get(name, { where: { id: Number(record), entity_id: id }, limit: 1 });
+        if (!existing) throw invalid(`No record ${record} of this record in ${name}`, `custom:${record}`);
+      }
+      await entities.save(name, existing ? { ...values, id: existing.id } : { ...values, entity_id: id });
+    }
+}
+
+/** Contact groups for one contact type (`Individual`…) refuse values for a contact of another type. */
+function checkContactType(groups: Set<string>, row: Row): void {
+  const type = row.contact_type;
+  for (const kind of groups)
+    if (kind !== 'Contact' && type !== undefined && EXTENDABLE[kind] === 'Contact' && kind !== type)
+      throw new KernelError(
+        'E_INVALID_PARAMS',
+        `Custom fields for ${kind} contacts cannot be set on a ${String(type)}`,
+        {
+          details: { error_code: 2001 },
+        },
+      );
+}
 
 export function customValueLifecycle(custom: CustomData, registry: EntityRegistry, entity: string): EntityLifecycle {
-  const pending = new WeakMap<SaveContext, Pending>();
+  const pending = new WeakMap<SaveContext, CustomWrites>();
   return {
-    async beforeSave(_values, sc) {
-      const writes: Pending = new Map();
-      for (const [key, raw] of Object.entries(sc.params)) {
-        const match = CUSTOM_KEY.exec(key);
-        if (!match || raw === undefined) continue;
-        const found = custom.meta.byId.get(Number(match[1]));
-        if (!found || registry.find(found.entity) === undefined || custom.extended(found.group)?.name !== entity)
-          throw invalid(`Unknown custom field ${key} for ${entity}`, key);
-        const target = registry.get(found.entity);
-        const field = target.byName.get(found.field.name)!;
-        const record = match[3] ?? (match[2] ? `new${match[2]}` : found.group.is_multiple ? 'new' : 'single');
-        if (!found.group.is_multiple && record !== 'single')
-          throw invalid(`${key}: ${found.group.title} holds one record per ${entity}`, key);
-        const value = await customValue(registry, sc.db, field, raw, key);
-        const records = writes.get(found.entity) ?? new Map<string, Row>();
-        records.set(record, { ...records.get(record), [field.name]: value });
-        writes.set(found.entity, records);
-      }
-      if (writes.size) pending.set(sc, writes);
+    async beforeSave(values, sc) {
+      const { writes, groups } = await parseCustomValues(custom, registry, sc.db, sc.params, entity);
+      if (!writes.size) return;
+      if (entity === 'Contact') checkContactType(groups, { ...sc.existing, ...values });
+      pending.set(sc, writes);
     },
     async afterSave(row, sc) {
       const writes = pending.get(sc);
-      if (!writes) return;
-      const id = Number(row.id);
-      for (const [name, records] of writes)
-        for (const [record, values] of records) {
-          let existing: Row | undefined;
-          if (record === 'single') [existing] = await sc.entities.get(name, { where: { entity_id: id }, limit: 1 });
-          else if (/^\d+$/.test(record)) {
-            [existing] = await sc.entities.get(name, { where: { id: Number(record), entity_id: id }, limit: 1 });
-            if (!existing) throw invalid(`No record ${record} of this ${entity} in ${name}`, `custom:${record}`);
-          }
-          await sc.entities.save(name, existing ? { ...values, id: existing.id } : { ...values, entity_id: id });
-        }
+      if (writes) await writeCustomValues(sc.entities, Number(row.id), writes);
     },
   };
 }
