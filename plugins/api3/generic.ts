@@ -189,7 +189,7 @@ class Generic extends Api3Writes {
     const byUnique = action.startsWith('get');
     const perms = ctx.principal.permissions;
     for (const field of entity.fields) {
-      if (!byUnique && (field.related || field.labelOf || field.via)) continue;
+      if (!byUnique && !field.custom && (field.related || field.labelOf || field.via)) continue;
       if (field.secret && !perms.has('*') && !field.secret.some((x) => perms.has(x))) continue;
       const spec: Row = { name: field.name, type: TYPE_CODES[field.type] ?? 2, title: field.title };
       if (field.description) spec.description = field.description;
@@ -208,7 +208,9 @@ class Generic extends Api3Writes {
         };
       if (field.serialize) spec.serialize = 1;
       if (field.uniqueName && field.uniqueName !== field.name) spec.uniqueName = field.uniqueName;
-      spec.is_core_field = true;
+      // A custom field: its own attributes (custom_group_id, data_type, html_type…), as the reference lists them.
+      if (field.custom) Object.assign(spec, field.custom, { is_core_field: false });
+      else spec.is_core_field = true;
       if (field.apiRequired && action !== 'get' && !byUnique) spec['api.required'] = 1;
       if (field.apiDefault !== undefined && !byUnique) spec['api.default'] = field.apiDefault;
       if (field.getDefault !== undefined && byUnique) spec['api.default'] = field.getDefault;

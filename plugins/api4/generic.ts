@@ -3,7 +3,7 @@
  * update, save, delete, replace, getFields, getActions, checkAccess; every one accepts `chain`.
  */
 import { isKernelError, type ActionContext, type ActionRegistrar } from '../../kernel';
-import type { CompiledEntity, EntityService } from '../entity-core';
+import type { CompiledEntity, EntityService, FieldDef } from '../entity-core';
 import { invalid, mayRead, v4Fields } from './params';
 import type { Api4Result, Row } from './types';
 import { applyIndex, filterRows, optionId, pick, substitute } from './rows';
@@ -95,13 +95,21 @@ class Generic extends Api4Writes {
     const action = String(params.action ?? 'get');
     const loadOptions = params.loadOptions;
     const out: Row[] = [];
-    for (const field of v4Fields(entity)) {
+    // A custom group's reference (`listFields`) is listed as its fields, `<group>.<field>`, as the reference does.
+    const listed = v4Fields(entity).flatMap((field) =>
+      field.listFields && field.fk
+        ? v4Fields(this.registry.get(field.fk))
+            .filter((sub) => sub.name !== 'id' && sub.name !== 'entity_id')
+            .map((sub) => ({ field: sub, name: `${field.name}.${sub.name}`, type: 'Custom' }))
+        : [{ field, name: field.name, type: 'Field' }],
+    );
+    for (const { field, name, type } of listed) {
       if (!mayRead(field, ctx.principal, ctx.trusted)) continue;
       const spec: Row = {
-        name: field.name,
+        name,
         title: field.title,
         description: field.description ?? null,
-        type: 'Field',
+        type,
         entity: entity.name,
         data_type: DATA_TYPES[field.type] ?? 'String',
         input_type:
@@ -120,24 +128,22 @@ class Generic extends Api4Writes {
         maxlength: field.maxlength ?? null,
         options: false as unknown,
       };
-      if (field.optionGroup || field.pseudoEntity || field.options) {
-        spec.options = true;
-        if (loadOptions) {
-          const opts = (await this.registry.optionsFor(ctx.db, field)) ?? [];
-          spec.options = Array.isArray(loadOptions)
-            ? opts.map((o) =>
-                Object.fromEntries(
-                  (loadOptions as string[])
-                    .filter((k) => ['id', 'name', 'label'].includes(k))
-                    .map((k) => [k, k === 'id' ? optionId(field, o.value) : (o as unknown as Row)[k]]),
-                ),
-              )
-            : Object.fromEntries(opts.map((o) => [o.value, o.label]));
-        }
-      }
+      if (field.optionGroup || field.pseudoEntity || field.options)
+        spec.options = await this.options(field, loadOptions, ctx);
       out.push(spec);
     }
     return { values: pick(filterRows(out, params.where), params.select) };
+  }
+
+  /** getFields' `options`: true, or loaded (`loadOptions`: `{value: label}`, or rows of the named keys). */
+  private async options(field: FieldDef, loadOptions: unknown, ctx: ActionContext): Promise<unknown> {
+    if (!loadOptions) return true;
+    const opts = (await this.registry.optionsFor(ctx.db, field)) ?? [];
+    if (!Array.isArray(loadOptions)) return Object.fromEntries(opts.map((o) => [o.value, o.label]));
+    const keys = (loadOptions as string[]).filter((k) => ['id', 'name', 'label'].includes(k));
+    return opts.map((o) =>
+      Object.fromEntries(keys.map((k) => [k, k === 'id' ? optionId(field, o.value) : (o as unknown as Row)[k]])),
+    );
   }
 
   async getActions(e: CompiledEntity, p: Params, ctx: ActionContext) {

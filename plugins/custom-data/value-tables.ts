@@ -161,6 +161,7 @@ export function customMetadata(
         title: group.title,
         fk: entity.name,
         readonly: true,
+        listFields: true,
         related: { ...reference, field: 'id' },
       });
     for (const field of own) {
@@ -169,7 +170,25 @@ export function customMetadata(
       const stored = entity.fields.find((item) => item.name === field.name)!;
       // APIv3: `custom_<id>`, read through the same join; written by the lifecycle tap (v3-writes.ts).
       const { column: _column, fk: _fk, onDelete: _onDelete, ...shape } = stored;
-      added.push({ ...shape, name: `custom_${field.id}`, related: { ...reference, field: field.name } });
+      const attributes = {
+        label: field.label,
+        groupTitle: group.title,
+        custom_group_id: String(group.id),
+        custom_field_id: String(field.id),
+        extends: group.extends,
+        data_type: field.data_type,
+        html_type: field.html_type,
+        is_searchable: field.is_searchable ? '1' : '0',
+        table_name: group.table_name,
+        column_name: field.column_name,
+        where: `${group.table_name}.${field.column_name}`,
+      };
+      added.push({
+        ...shape,
+        name: `custom_${field.id}`,
+        custom: attributes,
+        related: { ...reference, field: field.name },
+      });
     }
   }
   return meta;

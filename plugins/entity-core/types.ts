@@ -78,6 +78,16 @@ export interface FieldDef {
    * Selected only when asked for by name. See plugins/entity-core/collections.ts.
    */
   collection?: { entity: string; fk: string; field: string; where?: Record<string, unknown>; single?: boolean };
+  /**
+   * A custom field (custom-data): its attributes as APIv3 getfields lists them (`custom_group_id`, `data_type`,
+   * `html_type`, `groupTitle`, `extends`…); APIv3 writes take it (the custom-data plugin stores it).
+   */
+  custom?: Record<string, unknown>;
+  /**
+   * APIv4 getFields lists the referenced record's fields as `<name>.<field>` instead of this reference (a
+   * custom group on the entity it extends: `More_About.colour`). For `related` references with `fk`.
+   */
+  listFields?: boolean;
   /** Read-only label of another field's option value (`gender` → label of `gender_id`). */
   labelOf?: string;
   /** Read-only value reached through an FK path (`current_employer` = `employer_id.organization_name`). */

@@ -145,6 +145,32 @@ describe('custom-data: custom groups and fields over HTTP', function () {
     ]);
   });
 
+  it('getfields (APIv3) lists custom_<id>; getFields (APIv4) lists <group>.<field> with its options', async () => {
+    const v3 = await crm.api3(admin, 'Contact', 'getfields', { action: 'create' });
+    expect(v3.values[`custom_${colourId}`]).to.include({
+      name: `custom_${colourId}`,
+      title: 'Favourite colour',
+      custom_group_id: String(groupId),
+      data_type: 'String',
+      html_type: 'Text',
+      is_core_field: false,
+    });
+    const v4 = await crm.api4(admin, 'Contact', 'getFields', {
+      where: [['name', 'LIKE', 'More_About.%']],
+      loadOptions: true,
+      select: ['name', 'type', 'data_type', 'options', 'serialize'],
+    });
+    expect(v4.values).to.deep.include({
+      name: 'More_About.Size',
+      type: 'Custom',
+      data_type: 'String',
+      options: { S: 'Small', M: 'Medium', L: 'Large' },
+      serialize: null,
+    });
+    expect(v4.values.find((row: Record<string, unknown>) => row.name === 'More_About.Hobbies')).to.include({ serialize: 1 });
+    expect(v4.values.map((row: Record<string, unknown>) => row.name)).to.not.include('More_About');
+  });
+
   it('bad values get clear errors and nothing is written', async () => {
     const before = await crm.api3(admin, 'Contact', 'getcount', {});
     const badDate = await crm.api3(admin, 'Contact', 'create', {
