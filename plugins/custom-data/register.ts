@@ -3,14 +3,20 @@
  * the custom fields served on the entities they extend (APIv3 `custom_<id>`, APIv4 `<group>.<field>`).
  */
 import { definePlugin, type Kernel } from '../../kernel';
-import type { ChangeBus, EntityRegistry, EntityService } from '../entity-core';
+import {
+  entityAccess,
+  type ChangeBus,
+  type EntityRegistry,
+  type EntityService,
+  type EntityStore,
+} from '../entity-core';
 import { EXTENDABLE } from './entities/CustomGroup';
 import { customValueLifecycle } from './custom-values';
 import { defineCustomValueActions } from './custom-value-actions';
 import { fieldLifecycle, groupLifecycle } from './lifecycle';
 import { CustomData } from './runtime';
 
-export default definePlugin(({ services, actions, log, onReady }) => {
+export default definePlugin(({ services, actions, hooks, log, onReady }) => {
   const registry = services.resolve<EntityRegistry>('entities');
   const custom = new CustomData(
     registry,
@@ -25,6 +31,16 @@ export default definePlugin(({ services, actions, log, onReady }) => {
   for (const name of new Set(Object.values(EXTENDABLE)))
     if (registry.find(name)) registry.extend(name, customValueLifecycle(custom, registry, name));
   defineCustomValueActions(actions, custom, registry, () => services.resolve<EntityService>('entityService'));
+  // Values on a contact follow the contact (`ownerField`); values on other records follow that record's access.
+  hooks.tap(entityAccess, async ({ entity, operation, principal }) => {
+    const found = entity.startsWith('Custom_') ? custom.groupOf(entity) : undefined;
+    const extended = found && custom.extended(found);
+    if (!extended || extended.name === 'Contact') return undefined;
+    const store = services.resolve<EntityStore>('entityStore');
+    const access = await store.access.answer(extended, operation === 'view' ? 'view' : 'edit', principal);
+    if (access === 'all' || access === 'none') return access;
+    return { where: [{ exists: { entity: extended.name, field: 'id', ref: 'entity_id', where: access.where } }] };
+  });
   onReady(async () => {
     try {
       await custom.load(services.resolve<Kernel['db']>('db'));

@@ -11,11 +11,19 @@ import {
   introspectSchema,
   tableFromEntity,
   type ChangeBus,
+  type CompiledEntity,
   type EntityDef,
   type EntityRegistry,
 } from '../entity-core';
 import { EXTENDABLE } from './entities/CustomGroup';
-import { customMetadata, valueEntity, type CustomMetadata, type FieldRow, type GroupRow } from './value-tables';
+import {
+  customMetadata,
+  valueEntity,
+  valueEntityName,
+  type CustomMetadata,
+  type FieldRow,
+  type GroupRow,
+} from './value-tables';
 
 export const TOPIC = 'custom-data';
 
@@ -37,9 +45,18 @@ export class CustomData {
   }
 
   /** The entity a group extends, as declared (boot fields only). */
-  extended(group: Pick<GroupRow, 'extends'>): EntityDef | undefined {
+  extended(group: Pick<GroupRow, 'extends'>): CompiledEntity | undefined {
     return this.registry.find(EXTENDABLE[group.extends] ?? '');
   }
+
+  /** The group whose values entity this is (`Custom_<group name>`). */
+  groupOf(entity: string): GroupRow | undefined {
+    for (const found of this.meta.byId.values()) if (found.entity === entity) return found.group;
+    return this.groups.get(entity);
+  }
+
+  /** Groups by value entity, fields or not. */
+  private groups = new Map<string, GroupRow>();
 
   /** Reads the metadata and swaps it into the registry; a load that started later always wins. */
   async load(db: Knex): Promise<void> {
@@ -53,6 +70,7 @@ export class CustomData {
       meta.fields,
     );
     this.meta = meta;
+    this.groups = new Map(groups.map((group) => [valueEntityName(group), group]));
   }
 
   /** Reload from committed data (another instance's change, or after this instance's own transaction ends). */

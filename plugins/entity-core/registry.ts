@@ -130,7 +130,10 @@ export class EntityRegistry {
    * run time with these, in one swap. A request holding an entity keeps the version it read; the next lookup
    * sees the new one. Entities declared at boot keep their lifecycle (one shared list), so taps still apply.
    */
-  applyRuntime(entities: Array<{ def: EntityDef; lifecycle?: EntityLifecycle }>, fields: Map<string, FieldDef[]>): void {
+  applyRuntime(
+    entities: Array<{ def: EntityDef; lifecycle?: EntityLifecycle }>,
+    fields: Map<string, FieldDef[]>,
+  ): void {
     const next = new Map(this.booted);
     for (const [name, added] of fields) {
       const base = next.get(name);
@@ -193,11 +196,15 @@ function compile(def: EntityDef, lifecycle: EntityLifecycle[]): CompiledEntity {
       throw new KernelError('E_MANIFEST_INVALID', `Entity ${def.name}: bad column ${field.column ?? field.name}`);
     // Ciphertext is longer than the value and never equal for equal values: a text column, no filters.
     if (field.encrypted && field.type !== 'Text')
-      throw new KernelError('E_MANIFEST_INVALID', `Entity ${def.name}: encrypted field ${field.name} must be of type Text`);
+      throw new KernelError(
+        'E_MANIFEST_INVALID',
+        `Entity ${def.name}: encrypted field ${field.name} must be of type Text`,
+      );
     byName.set(field.name, field);
   }
   for (const field of def.fields) {
-    for (const k of [field.name, field.uniqueName, ...(field.aliases ?? [])]) if (k && !lookup.has(k)) lookup.set(k, field);
+    for (const k of [field.name, field.uniqueName, ...(field.aliases ?? [])])
+      if (k && !lookup.has(k)) lookup.set(k, field);
   }
   const { byName: _b, lookup: _l, lifecycle: _c, ...plain } = def as CompiledEntity;
   return { ...plain, byName, lookup, lifecycle };

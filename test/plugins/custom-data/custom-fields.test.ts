@@ -44,7 +44,10 @@ describe('custom-data: custom groups and fields over HTTP', function () {
     });
     expect(colour, JSON.stringify(colour)).to.include({ is_error: 0 });
     colourId = Number(colour.id);
-    expect(colour.values[String(colourId)]).to.include({ name: 'Favourite_colour', column_name: `favourite_colour_${colourId}` });
+    expect(colour.values[String(colourId)]).to.include({
+      name: 'Favourite_colour',
+      column_name: `favourite_colour_${colourId}`,
+    });
     const size = await crm.api3(admin, 'CustomField', 'create', {
       custom_group_id: groupId,
       label: 'Size',
@@ -121,7 +124,12 @@ describe('custom-data: custom groups and fields over HTTP', function () {
 
   it('APIv4 reads, filters and writes <group>.<field>, with :label', async () => {
     const made = await crm.api4(admin, 'Contact', 'create', {
-      values: { contact_type: 'Individual', first_name: 'Cy', 'More_About.Favourite_colour': 'Red', 'More_About.Size:label': 'Large' },
+      values: {
+        contact_type: 'Individual',
+        first_name: 'Cy',
+        'More_About.Favourite_colour': 'Red',
+        'More_About.Size:label': 'Large',
+      },
     });
     expect(made, JSON.stringify(made)).to.not.have.property('error_message');
     const got = await crm.api4(admin, 'Contact', 'get', {
@@ -167,7 +175,9 @@ describe('custom-data: custom groups and fields over HTTP', function () {
       options: { S: 'Small', M: 'Medium', L: 'Large' },
       serialize: null,
     });
-    expect(v4.values.find((row: Record<string, unknown>) => row.name === 'More_About.Hobbies')).to.include({ serialize: 1 });
+    expect(v4.values.find((row: Record<string, unknown>) => row.name === 'More_About.Hobbies')).to.include({
+      serialize: 1,
+    });
     expect(v4.values.map((row: Record<string, unknown>) => row.name)).to.not.include('More_About');
   });
 
@@ -186,7 +196,11 @@ describe('custom-data: custom groups and fields over HTTP', function () {
       [`custom_${sizeId}`]: 'XXL',
     });
     expect(String(badOption.error_message)).to.match(/not a valid option/);
-    const unknown = await crm.api3(admin, 'Contact', 'create', { contact_type: 'Individual', first_name: 'Dee', custom_99999: 'x' });
+    const unknown = await crm.api3(admin, 'Contact', 'create', {
+      contact_type: 'Individual',
+      first_name: 'Dee',
+      custom_99999: 'x',
+    });
     expect(String(unknown.error_message)).to.match(/Unknown custom field custom_99999/);
     expect(await crm.api3(admin, 'Contact', 'getcount', {})).to.deep.equal(before);
   });
@@ -213,7 +227,10 @@ describe('custom-data: custom groups and fields over HTTP', function () {
   it('a type change existing values cannot take is refused, and the column is unchanged', async () => {
     const changed = await crm.api3(admin, 'CustomField', 'create', { id: colourId, data_type: 'Int' });
     expect(changed, JSON.stringify(changed)).to.include({ is_error: 1 });
-    const got = await crm.api4(admin, 'Contact', 'get', { select: ['More_About.Favourite_colour'], where: [['first_name', '=', 'Bob']] });
+    const got = await crm.api4(admin, 'Contact', 'get', {
+      select: ['More_About.Favourite_colour'],
+      where: [['first_name', '=', 'Bob']],
+    });
     expect(got.values[0]['More_About.Favourite_colour']).to.equal('Green');
   });
 

@@ -17,8 +17,13 @@ describe('custom-data: two instances share custom fields', function () {
   let admin: Headers;
 
   const api4On = async (http: supertest.Agent, entity: string, action: string, params: Row) =>
-    (await http.post(`/crm/ajax/api4/${entity}/${action}`).set(admin).type('form').send({ params: JSON.stringify(params) }))
-      .body as Row & { values: Row[] };
+    (
+      await http
+        .post(`/crm/ajax/api4/${entity}/${action}`)
+        .set(admin)
+        .type('form')
+        .send({ params: JSON.stringify(params) })
+    ).body as Row & { values: Row[] };
 
   before(async function () {
     if (!process.env.DATABASE_URL) this.skip();
@@ -65,7 +70,9 @@ describe('custom-data: two instances share custom fields', function () {
     const refused = answers.filter((answer) => answer.error_message);
     expect(refused, JSON.stringify(answers)).to.have.length(1);
     expect(String(refused[0].error_message)).to.match(/already exists/);
-    const fields = await crm.api4(admin, 'CustomField', 'get', { where: [['custom_group_id', '=', group.values[0].id]] });
+    const fields = await crm.api4(admin, 'CustomField', 'get', {
+      where: [['custom_group_id', '=', group.values[0].id]],
+    });
     expect(fields.values).to.have.length(1);
   });
 });

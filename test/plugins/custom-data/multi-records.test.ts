@@ -53,7 +53,10 @@ describe('custom-data: multi-record groups, CustomValue and other entities', fun
   });
 
   it('CustomValue.create updates one record by id (custom_<id>:<record>) and adds one by name (custom_<group>:<field>:-1)', async () => {
-    const before = await crm.api4(admin, 'Custom_Visits', 'get', { where: [['entity_id', '=', ann]], orderBy: { id: 'ASC' } });
+    const before = await crm.api4(admin, 'Custom_Visits', 'get', {
+      where: [['entity_id', '=', ann]],
+      orderBy: { id: 'ASC' },
+    });
     const first = before.values[0].id;
     const set = await crm.api3(admin, 'CustomValue', 'create', {
       entity_id: ann,
@@ -123,5 +126,16 @@ describe('custom-data: multi-record groups, CustomValue and other entities', fun
     expect(got.values).to.deep.equal([{ subject: 'Call', 'Call_details.Minutes': 12 }]);
     const wrong = await crm.api3(admin, 'Contact', 'create', { id: ann, [`custom_${noteFieldId}`]: 3 });
     expect(String(wrong.error_message)).to.match(/Unknown custom field/);
+  });
+
+  it('custom values follow the record they extend: a caller who cannot see the activity sees none of its values', async () => {
+    const limited = (await crm.userWith('limited', ['access CRM'])).headers;
+    const hidden = await crm.api4(limited, 'Custom_Call_details', 'get', { select: ['Minutes'] });
+    expect(hidden, JSON.stringify(hidden)).to.not.have.property('error_message');
+    expect(hidden.values).to.deep.equal([]);
+    const all = await crm.api4(admin, 'Custom_Call_details', 'get', { select: ['Minutes'] });
+    expect(all.values).to.deep.equal([{ Minutes: 12 }]);
+    const visits = await crm.api4(limited, 'Custom_Visits', 'get', { select: ['Place'] });
+    expect(visits.values).to.deep.equal([]);
   });
 });
