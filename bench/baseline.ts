@@ -7,6 +7,7 @@ import Koa from 'koa';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { BASELINE_PAGES, type BenchIds } from './sql';
+import { benchCustomColumns } from './seed-custom';
 
 type Query = (sql: string, params: unknown[]) => Promise<Array<Record<string, unknown>>>;
 
@@ -39,6 +40,11 @@ async function benchIds(): Promise<BenchIds> {
   } catch {
     // No group tables: the group scenario is not run either.
   }
+  try {
+    ids.custom = await benchCustomColumns(query);
+  } catch {
+    // No custom-data tables: the custom scenario is not run either.
+  }
   return ids;
 }
 const ids = await benchIds();
@@ -64,7 +70,7 @@ app.use(async (ctx) => {
     ctx.status = 404;
     return;
   }
-  const rows = await query(page.sql, page.params(ids));
+  const rows = await query(typeof page.sql === 'string' ? page.sql : page.sql(ids), page.params(ids));
   ctx.body = page.shape === 'api3' ? api3Values(rows) : { version: 4, count: rows.length, values: rows };
 });
 app.listen(Number(process.env.PORT), '127.0.0.1');

@@ -1,4 +1,5 @@
 /** The benchmark scenarios: each a request autocannon repeats, and a check that it really succeeds. */
+import { BENCH_CUSTOM } from './seed-custom';
 
 export interface BenchCredentials {
   apiKey?: string;
@@ -8,6 +9,8 @@ export interface BenchCredentials {
   email?: string;
   /** The seeded group (every 20th contact a member), when entity-group's tables are there. */
   groupId?: number;
+  /** Whether the bench custom fields were made and filled (custom-data enabled). */
+  customData?: boolean;
 }
 
 export interface Scenario {
@@ -191,6 +194,25 @@ export function scenarios(credentials: BenchCredentials): Scenario[] {
     ),
     baseline: '/contacts-by-type',
   });
+  if (credentials.customData)
+    list.push({
+      ...api4(
+        'v4 Contact.get 10 custom fields of 3 groups, filtered on one (25)',
+        'Contact/get',
+        {
+          select: [
+            'id',
+            'display_name',
+            ...Object.entries(BENCH_CUSTOM).flatMap(([group, fields]) => fields.map(([label]) => `${group}.${label}`)),
+          ],
+          where: [['Bench_A.Tier', '=', 'Gold']],
+          orderBy: { sort_name: 'ASC' },
+          limit: 25,
+        },
+        key,
+      ),
+      baseline: '/contacts-custom',
+    });
   list.push({
     ...api4(
       'v4 Activity.get + source and targets (25)',

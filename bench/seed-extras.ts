@@ -1,5 +1,6 @@
 /** Bench data beyond contacts, for the scenarios of other plugins (a group's members, …). */
 import type { Knex } from 'knex';
+import { fillBenchCustomData } from './seed-custom';
 
 /** Whether the (plugin's) table is there: extras are seeded only for the plugins the database has. */
 async function hasTable(db: Knex, table: string): Promise<boolean> {
@@ -12,9 +13,13 @@ async function hasTable(db: Knex, table: string): Promise<boolean> {
  * an extra existed gets it on its next run): a group holding every 20th contact, and an activity for every
  * 10th contact (a meeting with that contact as target and the first contact as source).
  */
-export async function seedExtras(db: Knex, log: (m: string) => void): Promise<{ groupId?: number }> {
-  const out: { groupId?: number } = {};
+export async function seedExtras(
+  db: Knex,
+  log: (m: string) => void,
+): Promise<{ groupId?: number; customData?: boolean }> {
+  const out: { groupId?: number; customData?: boolean } = {};
   await seedActivities(db, log);
+  out.customData = await fillBenchCustomData(db, log);
   if (await hasTable(db, 'crm_group_contact')) {
     let group = (await db('crm_group').where({ name: 'bench_group' }).first('id')) as { id: number } | undefined;
     if (!group) {

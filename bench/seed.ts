@@ -9,6 +9,7 @@ import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import ClientPGLite from 'knex-pglite';
 import { seedExtras } from './seed-extras';
+import { defineBenchCustomData } from './seed-custom';
 import type { BenchCredentials } from './scenarios';
 
 export interface BenchDatabase {
@@ -193,6 +194,8 @@ export async function prepareDatabase(options: {
   }
   options.log('bench: migrating');
   cli(env, 'migrate');
+  // Custom groups are defined through the service (it makes their tables) before the database is opened here.
+  defineBenchCustomData(cli, env);
   const db = open();
   let email: string | undefined;
   let extras: Awaited<ReturnType<typeof seedExtras>> | undefined;

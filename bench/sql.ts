@@ -34,10 +34,13 @@ export const CONTACT_PAGE_PARAMS = [false, 25];
 /** Ids the seed made that the pages filter on. */
 export interface BenchIds {
   groupId?: number;
+  /** Where the bench custom fields are stored (bench/seed-custom.ts), when custom-data made them. */
+  custom?: Array<{ path: string; table: string; column: string }>;
 }
 
 export interface BaselinePage {
-  sql: string;
+  /** The statement; a function when it names tables the service made at run time (custom data). */
+  sql: string | ((ids: BenchIds) => string);
   params(ids: BenchIds): unknown[];
   /** APIv3 (values keyed by id, every value a string) or APIv4 (a list of records as stored). */
   shape: 'api3' | 'api4';
@@ -101,5 +104,23 @@ export const BASELINE_PAGES: Record<string, BaselinePage> = {
     ),
     params: (ids) => [false, 25, ids.groupId],
     shape: 'api3',
+  },
+  // APIv4 Contact.get of ten custom fields in three groups (one LEFT JOIN each), filtered on one of them.
+  '/contacts-custom': {
+    sql: (ids) => {
+      const custom = ids.custom ?? [];
+      const tables = [...new Set(custom.map((field) => field.table))];
+      const alias = (table: string) => `g${tables.indexOf(table)}`;
+      const tier = custom.find((field) => field.path === 'Bench_A.Tier');
+      return `
+  select c.id, c.display_name, ${custom.map((f) => `${alias(f.table)}."${f.column}" as "${f.path}"`).join(', ')}
+  from crm_contact c
+  ${tables.map((table) => `left join "${table}" ${alias(table)} on ${alias(table)}.entity_id = c.id`).join('\n  ')}
+  where c.is_deleted = $1 and ${tier ? `${alias(tier.table)}."${tier.column}"` : 'null'} = $3
+  order by c.sort_name, c.id
+  limit $2`;
+    },
+    params: () => [false, 25, 'Gold'],
+    shape: 'api4',
   },
 };
