@@ -7,7 +7,7 @@
 import type { ActionContext, ActionRegistrar } from '../../kernel';
 import { invalid, mandatoryMissing } from '../api3';
 import type { EntityRegistry, EntityService } from '../entity-core';
-import { EXTENDABLE } from './entities/CustomGroup';
+import { extendedName } from './entities/CustomGroup';
 import { parseCustomValues, writeCustomValues } from './custom-values';
 import type { CustomData } from './runtime';
 
@@ -24,7 +24,7 @@ function entityId(params: Row): number {
 function entityOf(registry: EntityRegistry, params: Row): string {
   const given = String(params.entity_table ?? params.entity_type ?? '');
   if (!given) return 'Contact';
-  const entity = registry.byTable(given) ?? registry.find(EXTENDABLE[given] ?? given);
+  const entity = registry.byTable(given) ?? registry.find(extendedName(given, (name) => !!registry.find(name)) ?? '');
   if (!entity) throw invalid(`Unknown entity_table ${given}`);
   return entity.name;
 }

@@ -6,7 +6,7 @@
 import type { Knex } from 'knex';
 import { KernelError } from '../../kernel';
 import type { Entities, EntityLifecycle, EntityRegistry, FieldDef, SaveContext } from '../entity-core';
-import { EXTENDABLE } from './entities/CustomGroup';
+import { CONTACT_TYPES } from './entities/CustomGroup';
 import type { CustomData } from './runtime';
 
 type Row = Record<string, unknown>;
@@ -94,7 +94,7 @@ export async function writeCustomValues(entities: Entities, id: number, writes: 
 function checkContactType(groups: Set<string>, row: Row): void {
   const type = row.contact_type;
   for (const kind of groups)
-    if (kind !== 'Contact' && type !== undefined && EXTENDABLE[kind] === 'Contact' && kind !== type)
+    if (type !== undefined && CONTACT_TYPES.has(kind) && kind !== type)
       throw new KernelError(
         'E_INVALID_PARAMS',
         `Custom fields for ${kind} contacts cannot be set on a ${String(type)}`,

@@ -6,7 +6,7 @@
 import type { Knex } from 'knex';
 import { KernelError } from '../../kernel';
 import type { EntityLifecycle, EntityRegistry, SaveContext } from '../entity-core';
-import { EXTENDABLE } from './entities/CustomGroup';
+import { extendedName } from './entities/CustomGroup';
 import type { CustomData } from './runtime';
 import { isMultiValued } from './value-tables';
 
@@ -53,8 +53,9 @@ export function groupLifecycle(custom: CustomData, registry: EntityRegistry): En
     async beforeSave(values, sc) {
       const name = checkedName({ ...sc.existing, ...values }, 'title', 'Custom group');
       const kind = String(values.extends ?? sc.existing?.extends ?? '');
-      const extended = registry.find(EXTENDABLE[kind] ?? '');
-      if (!extended) throw invalid(`Custom groups cannot extend ${kind}: it is not installed`, 'extends');
+      const extended = registry.find(extendedName(kind, (name) => !!registry.find(name)) ?? '');
+      if (!extended)
+        throw invalid(`Custom groups cannot extend ${kind}: not an installed entity that takes custom data`, 'extends');
       if (extended.byName.has(name) && !(sc.existing && sc.existing.name === name))
         throw invalid(`'${name}' is already a field of ${extended.name}: choose another name`, 'name');
       if (sc.existing) {

@@ -10,7 +10,7 @@ import {
   type EntityService,
   type EntityStore,
 } from '../entity-core';
-import { EXTENDABLE } from './entities/CustomGroup';
+import { extendedName } from './entities/CustomGroup';
 import { customValueLifecycle } from './custom-values';
 import { defineCustomValueActions } from './custom-value-actions';
 import { fieldLifecycle, groupLifecycle } from './lifecycle';
@@ -28,8 +28,8 @@ export default definePlugin(({ services, actions, hooks, log, onReady }) => {
   registry.extend('CustomGroup', groupLifecycle(custom, registry));
   registry.extend('CustomField', fieldLifecycle(custom));
   // Every installed entity a group may extend takes `custom_<id>` values on its own writes.
-  for (const name of new Set(Object.values(EXTENDABLE)))
-    if (registry.find(name)) registry.extend(name, customValueLifecycle(custom, registry, name));
+  for (const name of registry.names())
+    if (extendedName(name, () => true)) registry.extend(name, customValueLifecycle(custom, registry, name));
   defineCustomValueActions(actions, custom, registry, () => services.resolve<EntityService>('entityService'));
   // Values on a contact follow the contact (`ownerField`); values on other records follow that record's access.
   hooks.tap(entityAccess, async ({ entity, operation, principal }) => {

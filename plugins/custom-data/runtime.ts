@@ -15,7 +15,7 @@ import {
   type EntityDef,
   type EntityRegistry,
 } from '../entity-core';
-import { EXTENDABLE } from './entities/CustomGroup';
+import { extendedName } from './entities/CustomGroup';
 import {
   customMetadata,
   valueEntity,
@@ -46,7 +46,7 @@ export class CustomData {
 
   /** The entity a group extends, as declared (boot fields only). */
   extended(group: Pick<GroupRow, 'extends'>): CompiledEntity | undefined {
-    return this.registry.find(EXTENDABLE[group.extends] ?? '');
+    return this.registry.find(extendedName(group.extends, (name) => !!this.registry.find(name)) ?? '');
   }
 
   /** The group whose values entity this is (`Custom_<group name>`). */

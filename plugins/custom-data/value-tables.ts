@@ -5,7 +5,7 @@
  * crm_custom_group and crm_custom_field only; names were checked when those rows were written.
  */
 import type { EntityDef, FieldDef, FieldType, IndexDef } from '../entity-core';
-import { EXTENDABLE } from './entities/CustomGroup';
+import { extendedName } from './entities/CustomGroup';
 
 export interface GroupRow {
   id: number;
@@ -145,7 +145,7 @@ export function customMetadata(
 ): CustomMetadata {
   const meta: CustomMetadata = { entities: [], fields: new Map(), byId: new Map() };
   for (const group of groups) {
-    const extended = entityOf(EXTENDABLE[group.extends] ?? '');
+    const extended = entityOf(extendedName(group.extends, (name) => !!entityOf(name)) ?? '');
     if (!extended || !group.is_active) continue;
     const own = fields.filter((field) => field.custom_group_id === group.id && field.is_active);
     const entity = valueEntity(group, own, extended);

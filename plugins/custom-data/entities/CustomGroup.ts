@@ -1,25 +1,36 @@
 /** CustomGroup: a set of custom fields on one kind of record, stored in its own table (docs/custom-data.md). */
 import type { EntityDef } from '../../entity-core';
 
-/** What a custom group may extend (`extends`), and the entity holding those records. */
-export const EXTENDABLE: Record<string, string> = {
-  Contact: 'Contact',
-  Individual: 'Contact',
-  Organization: 'Contact',
-  Household: 'Contact',
-  Activity: 'Activity',
-  Group: 'Group',
-  Relationship: 'Relationship',
-  Address: 'Address',
-  Contribution: 'Contribution',
-  ContributionRecur: 'ContributionRecur',
-  Event: 'Event',
-  Participant: 'Participant',
-  Membership: 'Membership',
-  Pledge: 'Pledge',
-  Case: 'Case',
-  Grant: 'Grant',
-};
+/** Contact types a group may extend: their values sit on Contact, for contacts of that type only. */
+export const CONTACT_TYPES = new Set(['Individual', 'Organization', 'Household']);
+
+/** 5.0: entities that never take custom data (plus the custom-data entities themselves). */
+export const EXCLUDED = new Set([
+  'CaseContact',
+  'CustomField',
+  'CustomGroup',
+  'CustomValue',
+  'Domain',
+  'File',
+  'FinancialType',
+  'MailingJob',
+  'SavedSearch',
+  'UFField',
+  'UFJoin',
+  'GroupContact',
+  'EntityTag',
+  'PledgePayment',
+]);
+
+/**
+ * The entity a group's `extends` names (5.0: almost any entity): a contact type → Contact; an installed
+ * entity that is not excluded → itself; otherwise undefined. `has` says whether an entity is installed.
+ */
+export function extendedName(kind: string, has: (name: string) => boolean): string | undefined {
+  if (CONTACT_TYPES.has(kind)) return 'Contact';
+  if (EXCLUDED.has(kind) || kind.startsWith('Custom_') || !has(kind)) return undefined;
+  return kind;
+}
 
 const CustomGroup: EntityDef = {
   name: 'CustomGroup',
@@ -39,7 +50,9 @@ const CustomGroup: EntityDef = {
       maxlength: 255,
       required: true,
       apiRequired: true,
-      options: Object.fromEntries(Object.keys(EXTENDABLE).map((key) => [key, key])),
+      description:
+        'The entity the fields are added to (Contact, Activity, Group, Relationship…; 5.0: almost any entity), ' +
+        'or a contact type (Individual, Organization, Household)',
     },
     { name: 'extends_entity_column_id', type: 'Int', title: 'Custom Group Subtype List' },
     {

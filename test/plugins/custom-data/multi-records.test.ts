@@ -12,7 +12,7 @@ describe('custom-data: multi-record groups, CustomValue and other entities', fun
   let ann: number;
 
   before(async () => {
-    crm = await bootEntityHttp({ plugins: ['custom-data', 'entity-activity'] });
+    crm = await bootEntityHttp({ plugins: ['custom-data', 'entity-activity', 'entity-tag'] });
     admin = (await crm.userWith('root', ['*'])).headers;
     ann = Number(
       (await crm.api4(admin, 'Contact', 'create', { values: { contact_type: 'Individual', first_name: 'Ann' } }))
@@ -137,5 +137,28 @@ describe('custom-data: multi-record groups, CustomValue and other entities', fun
     expect(all.values).to.deep.equal([{ Minutes: 12 }]);
     const visits = await crm.api4(limited, 'Custom_Visits', 'get', { select: ['Place'] });
     expect(visits.values).to.deep.equal([]);
+  });
+
+  it('5.0: custom data on almost any entity (a Tag); the excluded entities (EntityTag, CustomField…) are refused', async () => {
+    const group = await crm.api3(admin, 'CustomGroup', 'create', { title: 'Tag extras', extends: 'Tag' });
+    expect(group, JSON.stringify(group)).to.include({ is_error: 0 });
+    await crm.api3(admin, 'CustomField', 'create', {
+      custom_group_id: group.id,
+      label: 'Colour code',
+      data_type: 'String',
+      html_type: 'Text',
+    });
+    const tag = await crm.api4(admin, 'Tag', 'create', { values: { name: 'vip', 'Tag_extras.Colour_code': '#f00' } });
+    expect(tag, JSON.stringify(tag)).to.not.have.property('error_message');
+    const got = await crm.api4(admin, 'Tag', 'get', {
+      select: ['name', 'Tag_extras.Colour_code'],
+      where: [['name', '=', 'vip']],
+    });
+    expect(got.values).to.deep.equal([{ name: 'vip', 'Tag_extras.Colour_code': '#f00' }]);
+    for (const excluded of ['EntityTag', 'CustomField', 'GroupContact', 'Nonsense']) {
+      const refused = await crm.api3(admin, 'CustomGroup', 'create', { title: `On ${excluded}`, extends: excluded });
+      expect(refused, excluded).to.include({ is_error: 1 });
+      expect(String(refused.error_message)).to.match(/cannot extend/);
+    }
   });
 });
