@@ -8,6 +8,7 @@ import { KernelError } from '../../kernel';
 import type { Entities, EntityLifecycle, EntityRegistry, FieldDef, SaveContext } from '../entity-core';
 import { CONTACT_TYPES } from './entities/CustomGroup';
 import type { CustomData } from './runtime';
+import type { GroupRow } from './value-tables';
 
 type Row = Record<string, unknown>;
 
@@ -45,9 +46,9 @@ export async function parseCustomValues(
   db: Knex,
   params: Row,
   entity?: string,
-): Promise<{ entity: string | undefined; writes: CustomWrites; groups: Set<string> }> {
+): Promise<{ entity: string | undefined; writes: CustomWrites; groups: Map<number, GroupRow> }> {
   const writes: CustomWrites = new Map();
-  const groups = new Set<string>();
+  const groups = new Map<number, GroupRow>();
   let extended = entity;
   for (const [key, raw] of Object.entries(params)) {
     const parsed = raw === undefined ? undefined : fieldOfKey(custom, key);
@@ -71,7 +72,7 @@ export async function parseCustomValues(
     const records = writes.get(found.entity) ?? new Map<string, Row>();
     records.set(record, { ...records.get(record), [field.name]: await customValue(registry, db, field, raw, key) });
     writes.set(found.entity, records);
-    groups.add(found.group.extends);
+    groups.set(found.group.id, found.group);
   }
   return { entity: extended, writes, groups };
 }
@@ -90,18 +91,40 @@ export async function writeCustomValues(entities: Entities, id: number, writes: 
     }
 }
 
-/** Contact groups for one contact type (`Individual`…) refuse values for a contact of another type. */
-function checkContactType(groups: Set<string>, row: Row): void {
-  const type = row.contact_type;
-  for (const kind of groups)
-    if (type !== undefined && CONTACT_TYPES.has(kind) && kind !== type)
-      throw new KernelError(
-        'E_INVALID_PARAMS',
-        `Custom fields for ${kind} contacts cannot be set on a ${String(type)}`,
-        {
-          details: { error_code: 2001 },
-        },
-      );
+/** The field naming a record's sub-type, for groups limited to some (`extends_entity_column_value`). */
+const SUBTYPE_FIELD: Record<string, string> = {
+  Contact: 'contact_sub_type',
+  Individual: 'contact_sub_type',
+  Organization: 'contact_sub_type',
+  Household: 'contact_sub_type',
+  Activity: 'activity_type_id',
+  Relationship: 'relationship_type_id',
+  Event: 'event_type_id',
+  Membership: 'membership_type_id',
+  Contribution: 'financial_type_id',
+};
+
+const refuse = (message: string) => new KernelError('E_INVALID_PARAMS', message, { details: { error_code: 2001 } });
+
+/**
+ * A group for one contact type (`Individual`) or for some sub-types (activity types, relationship types,
+ * contact sub-types) refuses values for a record it does not apply to.
+ */
+function checkApplies(groups: Map<number, GroupRow>, row: Row): void {
+  for (const group of groups.values()) {
+    const kind = group.extends;
+    if (CONTACT_TYPES.has(kind) && row.contact_type !== undefined && kind !== row.contact_type)
+      throw refuse(`Custom fields for ${kind} contacts cannot be set on a ${String(row.contact_type)}`);
+    const only = String(group.extends_entity_column_value ?? '')
+      .split('\x01')
+      .filter(Boolean);
+    const field = SUBTYPE_FIELD[kind];
+    if (!only.length || !field) continue;
+    const own = row[field];
+    const has = (Array.isArray(own) ? own : String(own ?? '').split('\x01')).map(String);
+    if (!has.some((value) => only.includes(value)))
+      throw refuse(`${group.title} applies only to records whose ${field} is one of ${only.join(', ')}`);
+  }
 }
 
 export function customValueLifecycle(custom: CustomData, registry: EntityRegistry, entity: string): EntityLifecycle {
@@ -110,7 +133,7 @@ export function customValueLifecycle(custom: CustomData, registry: EntityRegistr
     async beforeSave(values, sc) {
       const { writes, groups } = await parseCustomValues(custom, registry, sc.db, sc.params, entity);
       if (!writes.size) return;
-      if (entity === 'Contact') checkContactType(groups, { ...sc.existing, ...values });
+      checkApplies(groups, { ...sc.existing, ...values });
       pending.set(sc, writes);
     },
     async afterSave(row, sc) {

@@ -145,7 +145,7 @@ export class CustomData {
 
 async function readGroups(db: Knex): Promise<GroupRow[]> {
   const rows = (await db('crm_custom_group')
-    .select('id', 'name', 'title', 'extends', 'table_name', 'is_multiple', 'is_active')
+    .select('id', 'name', 'title', 'extends', 'extends_entity_column_value', 'table_name', 'is_multiple', 'is_active')
     .orderBy(['weight', 'id'])) as GroupRow[];
   return rows.map((row) => ({ ...row, id: Number(row.id) }));
 }

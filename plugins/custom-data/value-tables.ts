@@ -12,6 +12,8 @@ export interface GroupRow {
   name: string;
   title: string;
   extends: string;
+  /** Sub-types the group applies to, separator-bookended (activity types, contact sub-types…); null: all. */
+  extends_entity_column_value: string | null;
   table_name: string;
   is_multiple: boolean;
   is_active: boolean;

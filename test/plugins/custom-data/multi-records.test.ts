@@ -161,4 +161,39 @@ describe('custom-data: multi-record groups, CustomValue and other entities', fun
       expect(String(refused.error_message)).to.match(/cannot extend/);
     }
   });
+
+  it('a group for some activity types (extends_entity_column_value) refuses values on other types', async () => {
+    const types = await crm.api4(admin, 'OptionValue', 'get', {
+      select: ['value', 'name'],
+      where: [
+        ['option_group_id:name', '=', 'activity_type'],
+        ['name', 'IN', ['Meeting', 'Phone Call']],
+      ],
+    });
+    const meeting = types.values.find((row: Record<string, unknown>) => row.name === 'Meeting')!.value;
+    const group = await crm.api3(admin, 'CustomGroup', 'create', {
+      title: 'Meeting room',
+      extends: 'Activity',
+      extends_entity_column_value: [meeting],
+    });
+    const field = await crm.api3(admin, 'CustomField', 'create', {
+      custom_group_id: group.id,
+      label: 'Room',
+      data_type: 'String',
+      html_type: 'Text',
+    });
+    const call = await crm.api3(admin, 'Activity', 'create', {
+      activity_type_id: 'Phone Call',
+      source_contact_id: ann,
+      [`custom_${field.id}`]: 'B12',
+    });
+    expect(call).to.include({ is_error: 1 });
+    expect(String(call.error_message)).to.match(/Meeting room applies only to records whose activity_type_id/);
+    const met = await crm.api3(admin, 'Activity', 'create', {
+      activity_type_id: 'Meeting',
+      source_contact_id: ann,
+      [`custom_${field.id}`]: 'B12',
+    });
+    expect(met, JSON.stringify(met)).to.include({ is_error: 0 });
+  });
 });
