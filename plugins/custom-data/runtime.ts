@@ -86,9 +86,19 @@ export class CustomData {
    * Inside a write's transaction: builds the group's table to match its field rows (create, add, alter or
    * drop columns and indexes), then serves the new metadata at once and tells the other instances.
    */
-  async changed(db: Knex, groupId: number | null): Promise<void> {
+  changed(db: Knex, groupId: number): Promise<void> {
+    return this.schemaChange(db, () => this.syncTable(db, groupId));
+  }
+
+  /** Drops a group's table (its values go with it), in the deleting transaction. */
+  dropTable(db: Knex, table: string): Promise<void> {
+    return this.schemaChange(db, () => db.schema.dropTableIfExists(table));
+  }
+
+  /** DDL under the advisory lock, then the new metadata served here at once and announced at commit. */
+  private async schemaChange(db: Knex, ddl: () => Promise<unknown>): Promise<void> {
     await db.raw('select pg_advisory_xact_lock(?)', [LOCK_KEY]);
-    if (groupId !== null) await this.syncTable(db, groupId);
+    await ddl();
     await this.load(db);
     await this.bus.notify(db, TOPIC);
     // Whatever the transaction's outcome, settle on what was committed.
@@ -97,16 +107,6 @@ export class CustomData {
   }
 
   private readonly reloadLater = () => void this.reload();
-
-  /** Drops a group's table (its values go with it), in the deleting transaction. */
-  async dropTable(db: Knex, table: string): Promise<void> {
-    await db.raw('select pg_advisory_xact_lock(?)', [LOCK_KEY]);
-    await db.schema.dropTableIfExists(table);
-    await this.load(db);
-    await this.bus.notify(db, TOPIC);
-    const trx = db as Knex.Transaction;
-    if (trx.isTransaction) trx.executionPromise.then(this.reloadLater, this.reloadLater);
-  }
 
   private async syncTable(db: Knex, groupId: number): Promise<void> {
     const [group] = (await readGroups(db)).filter((row) => row.id === groupId);
