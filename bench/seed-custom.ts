@@ -89,8 +89,8 @@ export async function fillBenchCustomData(db: Knex, log: (m: string) => void): P
   );
   if (!columns.length) return false;
   const tables = [...new Set(columns.map((column) => column.table))];
-  const [{ n }] = (await db(tables[0]).count({ n: '*' })) as Array<{ n: string }>;
-  if (Number(n) > 0) return true;
+  const [{ rows }] = (await db(tables[0]).count({ rows: '*' })) as Array<{ rows: string }>;
+  if (Number(rows) > 0) return true;
   log('bench: seeding custom values (3 groups, 10 fields) for every contact');
   await db.transaction(async (trx) => {
     for (const table of tables) {

@@ -80,7 +80,7 @@ describe('custom-data: custom groups and fields over HTTP', function () {
     since = Number(date.id);
   });
 
-  it('APIv3 Contact.create and get with custom_<id>, filter and sort on it (4.7.0: custom-field search); 4.6.7 multi-select lists', async () => {
+  it('APIv3 Contact.create and get with custom_<id>, filter and sort (4.7.0 custom-field search; 4.6.7 lists)', async () => {
     const made = await crm.api3(admin, 'Contact', 'create', {
       contact_type: 'Individual',
       first_name: 'Bob',
