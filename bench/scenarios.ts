@@ -1,5 +1,5 @@
 /** The benchmark scenarios: each a request autocannon repeats, and a check that it really succeeds. */
-import { BENCH_CUSTOM } from './seed-custom';
+import { BENCH_CUSTOM_PATHS } from './seed-custom';
 
 export interface BenchCredentials {
   apiKey?: string;
@@ -200,11 +200,7 @@ export function scenarios(credentials: BenchCredentials): Scenario[] {
         'v4 Contact.get 10 custom fields of 3 groups, filtered on one (25)',
         'Contact/get',
         {
-          select: [
-            'id',
-            'display_name',
-            ...Object.entries(BENCH_CUSTOM).flatMap(([group, fields]) => fields.map(([label]) => `${group}.${label}`)),
-          ],
+          select: ['id', 'display_name', ...BENCH_CUSTOM_PATHS],
           where: [['Bench_A.Tier', '=', 'Gold']],
           orderBy: { sort_name: 'ASC' },
           limit: 25,

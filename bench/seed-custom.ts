@@ -26,6 +26,11 @@ export const BENCH_CUSTOM: Record<string, Array<[string, string]>> = {
   ],
 };
 
+/** The scenario's select list: `Bench_A.Tier` … `Bench_C.Rating`. */
+export const BENCH_CUSTOM_PATHS = Object.entries(BENCH_CUSTOM).flatMap(([group, fields]) =>
+  fields.map(([label]) => `${group}.${label}`),
+);
+
 /** The value every contact gets, as SQL over `id` (Tier: Gold for every 5th contact). */
 const FILL: Record<string, string> = {
   Tier: `case when id % 5 = 0 then 'Gold' when id % 5 = 1 then 'Silver' else 'Bronze' end`,

@@ -209,8 +209,7 @@ class Generic extends Api3Writes {
       if (field.serialize) spec.serialize = 1;
       if (field.uniqueName && field.uniqueName !== field.name) spec.uniqueName = field.uniqueName;
       // A custom field: its own attributes (custom_group_id, data_type, html_type…), as the reference lists them.
-      if (field.custom) Object.assign(spec, field.custom, { is_core_field: false });
-      else spec.is_core_field = true;
+      Object.assign(spec, field.custom ?? {}, { is_core_field: !field.custom });
       if (field.apiRequired && action !== 'get' && !byUnique) spec['api.required'] = 1;
       if (field.apiDefault !== undefined && !byUnique) spec['api.default'] = field.apiDefault;
       if (field.getDefault !== undefined && byUnique) spec['api.default'] = field.getDefault;
