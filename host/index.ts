@@ -25,6 +25,7 @@ export { createLogger, SECRET_KEYS } from './log';
 export { checkDepth, DEFAULT_LIMITS, limitExceeded, parseJsonWithin, type Limits } from './limits';
 export { kernelMetrics, type Metrics } from './metrics';
 export { createSecretBox, generateKey, keySpec, SecretBox, type KeySource, type SecretKey } from './secrets';
+export { onEmbeddedNotification } from './shared-engine';
 export type {
   AuthRequest,
   CliCommand,

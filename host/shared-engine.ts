@@ -40,14 +40,73 @@ export function turnTakingEngine(db: Db, engine: PGlite, logger?: Logger): PGlit
       return await engine.runExclusive(fn);
     } finally {
       if (engine.isInTransaction()) idle = setTimeout(() => void rollBackIdle(), IDLE_TRANSACTION_MS).unref();
-      else await release();
+      else {
+        await release();
+        // Listeners may query the engine: they run once the CLI statement has given it back.
+        const batch = heard.splice(0);
+        if (batch.length) setImmediate(() => batch.forEach(([channel, payload]) => dispatch(db, channel, payload)));
+      }
     }
+  };
+  /** Notifications a CLI statement sent, delivered when it is done. */
+  const heard: Array<[string, string]> = [];
+  type StreamOptions = { onRawData: (chunk: Uint8Array) => void };
+  // What CLI statements NOTIFY (a change announced on the change bus) reaches this process's listeners too.
+  const execProtocolRawStream = (message: Uint8Array, options: StreamOptions) => {
+    const scan = notificationScanner((channel, payload) => heard.push([channel, payload]));
+    return engine.execProtocolRawStream(message, {
+      ...options,
+      onRawData: (chunk) => {
+        scan(chunk);
+        options.onRawData(chunk);
+      },
+    });
   };
   return new Proxy(engine, {
     get(target, property) {
       if (property === 'runExclusive') return runExclusive;
+      if (property === 'execProtocolRawStream') return execProtocolRawStream;
       const value: unknown = Reflect.get(target, property, target);
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
+}
+
+type NotificationListener = (channel: string, payload: string) => void;
+const listeners = new WeakMap<Db, NotificationListener[]>();
+
+/**
+ * Runs `fn` for every NOTIFY a CLI process sends through the shared socket (PGlite's own `listen` does not
+ * hear statements run through its socket server): how the change bus reaches a running embedded server.
+ */
+export function onEmbeddedNotification(db: Db, fn: NotificationListener): void {
+  listeners.set(db, [...(listeners.get(db) ?? []), fn]);
+}
+
+function dispatch(db: Db, channel: string, payload: string): void {
+  for (const fn of listeners.get(db) ?? []) fn(channel, payload);
+}
+
+/** Finds NotificationResponse messages ('A') in a backend message stream that may arrive in pieces. */
+function notificationScanner(found: NotificationListener): (chunk: Uint8Array) => void {
+  let pending = Buffer.alloc(0);
+  return (chunk) => {
+    let buffer = pending.length
+      ? Buffer.concat([pending, chunk])
+      : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
+    let offset = 0;
+    while (buffer.length - offset >= 5) {
+      const length = buffer.readInt32BE(offset + 1);
+      if (length < 4 || buffer.length - offset < 1 + length) break;
+      if (buffer[offset] === 0x41) {
+        // Int32 process id, then the channel and the payload as NUL-terminated strings.
+        const body = buffer.subarray(offset + 9, offset + 1 + length);
+        const [channel, payload] = body.toString('utf8').split('\0');
+        found(channel, payload ?? '');
+      }
+      offset += 1 + length;
+    }
+    buffer = buffer.subarray(offset);
+    pending = buffer.length ? Buffer.from(buffer) : Buffer.alloc(0);
+  };
 }

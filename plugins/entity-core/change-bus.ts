@@ -11,6 +11,8 @@ import type { Logger } from '../../kernel';
 
 export class ChangeBus {
   private client?: pg.Client;
+  /** Send notifications through the database without listening (a CLI attached to a running embedded server). */
+  private sends = false;
   private closing = false;
   private readonly subscribers = new Map<string, Array<() => void>>();
 
@@ -32,7 +34,7 @@ export class ChangeBus {
   /** Announces a change; call it with the writing transaction when there is one. */
   async announce(db: Knex, topic: string): Promise<void> {
     this.deliver(topic);
-    if (this.client) await db.raw('select pg_notify(?, ?)', [this.channel, topic]);
+    if (this.client || this.sends) await db.raw('select pg_notify(?, ?)', [this.channel, topic]);
   }
 
   /**
@@ -40,7 +42,24 @@ export class ChangeBus {
    * without delivering here at once: for changes whose local reload must read the committed rows.
    */
   async notify(db: Knex, topic: string): Promise<void> {
-    if (this.client) await db.raw('select pg_notify(?, ?)', [this.channel, topic]);
+    if (this.client || this.sends) await db.raw('select pg_notify(?, ?)', [this.channel, topic]);
+  }
+
+  /** A CLI process attached to a running embedded server: its changes reach the server as notifications. */
+  sendThroughDatabase(): void {
+    this.sends = true;
+  }
+
+  /**
+   * The embedded engine is one session: it LISTENs so that the NOTIFY of a CLI statement run through the
+   * server's socket is written into that statement's answer, where `subscribe` (the host's socket) finds it.
+   * This process's own announcements are delivered locally already.
+   */
+  async listenEmbedded(db: Knex, subscribe: (fn: (channel: string, topic: string) => void) => void): Promise<void> {
+    await db.raw(`LISTEN "${this.channel}"`);
+    subscribe((channel, topic) => {
+      if (channel === this.channel) this.deliver(topic);
+    });
   }
 
   /** Starts listening (PostgreSQL only); reconnects after a lost connection, assuming everything changed meanwhile. */

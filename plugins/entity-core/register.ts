@@ -1,5 +1,5 @@
 import { definePlugin, type Kernel } from '../../kernel';
-import { cliCommands, engineOf } from '../../host';
+import { cliCommands, engineOf, onEmbeddedNotification } from '../../host';
 import { entityAccess, entityAccessGrants } from './hooks';
 import { allOf, withGrants } from './row-access';
 import { defineEntityActions } from './entity-actions';
@@ -41,7 +41,11 @@ export default definePlugin(
     defineFlushActions(actions, bus);
     onReady(async () => {
       registry.seal();
-      if (url && engineOf(services.resolve<Kernel['db']>('db')) === 'postgresql') await bus.listen(url);
+      const db = services.resolve<Kernel['db']>('db');
+      if (engineOf(db) === 'pglite') await bus.listenEmbedded(db, (fn) => onEmbeddedNotification(db, fn));
+      else if (url) await bus.listen(url);
+      // PostgreSQL without a URL: a CLI command attached to a running embedded server's socket.
+      else bus.sendThroughDatabase();
     });
     hooks.tap(cliCommands, () => secretsCliCommands());
     onClose(() => bus.close());

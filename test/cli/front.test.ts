@@ -55,6 +55,7 @@ describe('crm CLI beside a running server on the embedded database', function ()
   let dataDir: string;
   let url: string;
   let out = '';
+  let robotKey = '';
 
   before(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'crm-beside-'));
@@ -119,6 +120,29 @@ describe('crm CLI beside a running server on the embedded database', function ()
     });
     const body = (await res.json()) as { is_error: number };
     expect(body.is_error, JSON.stringify(body)).to.equal(0);
+    robotKey = key;
+  });
+
+  it('a change made through the CLI reaches the running server at once (change bus over the socket)', async () => {
+    const group = cli('api3', 'CustomGroup', 'create', '{"title":"From the CLI","extends":"Contact"}');
+    expect(group.status, group.stderr).to.equal(0);
+    const field = cli(
+      'api3',
+      'CustomField',
+      'create',
+      '{"custom_group_id":1,"label":"Badge","data_type":"String","html_type":"Text"}',
+    );
+    expect(field.status, field.stderr).to.equal(0);
+    const fieldId = Number((JSON.parse(field.stdout) as { id: number }).id);
+    // The CLI ran synchronously: let this process see the server close the idle keep-alive socket first.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const res = await fetch(`${url}/crm/ajax/rest`, {
+      method: 'POST',
+      headers: { 'X-Crm-Auth': `Bearer ${robotKey}`, 'X-Requested-With': 'XMLHttpRequest' },
+      body: new URLSearchParams({ entity: 'Contact', action: 'getfields', json: '{"action":"get"}' }),
+    });
+    const body = (await res.json()) as { values: Record<string, unknown> };
+    expect(body.values, JSON.stringify(body).slice(0, 300)).to.have.property(`custom_${fieldId}`);
   });
 
   it('key create warns when the user cannot authenticate with the key', () => {
