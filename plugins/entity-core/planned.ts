@@ -1,6 +1,8 @@
 /** Planned conditions turned into knex calls (the planner resolves them; this applies them). */
 import type { Knex } from 'knex';
 import type { Planned } from './planner';
+import { KernelError } from '../../kernel';
+import type { FieldDef } from './types';
 import { applyFilter } from './sql-filters';
 
 /** Adds one planned condition to a query (AND-ed with what is there). */
@@ -35,4 +37,12 @@ export function applyPlanned(qb: Knex.QueryBuilder, planned: Planned): void {
   qb.where((sub) => {
     for (const item of items) sub.orWhere((alternative) => applyPlanned(alternative, item));
   });
+}
+
+/** Ciphertext never equals the value (a fresh IV each time): a filter on an encrypted field could only match nothing. */
+export function refuseEncrypted(field: FieldDef, path: string): void {
+  if (field.encrypted)
+    throw new KernelError('E_INVALID_PARAMS', `${path} is stored encrypted and cannot be used in a filter`, {
+      details: { error_code: 0, error_field: path },
+    });
 }

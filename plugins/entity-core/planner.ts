@@ -14,7 +14,7 @@ import {
 } from './conditions';
 import type { EntityRegistry } from './registry';
 import { collectionCondition, collectionSelect } from './collections';
-import { applyPlanned } from './planned';
+import { applyPlanned, refuseEncrypted } from './planned';
 import type { CompiledEntity, FieldDef } from './types';
 import {
   applyFkJoin,
@@ -161,7 +161,9 @@ export class Planner {
     }
     const collected = this.root.lookup.get(condition.path);
     if (collected?.collection) return this.plan(collectionCondition(collected, condition), depth + 1);
-    return { kind: 'filter', filter: condition, resolved: this.resolve(condition.path, 'filter') };
+    const resolved = this.resolve(condition.path, 'filter');
+    refuseEncrypted(resolved.field, condition.path);
+    return { kind: 'filter', filter: condition, resolved };
   }
 
   private planExists(exists: Exists, depth: number): Planned {

@@ -195,10 +195,10 @@ function compile(def: EntityDef, lifecycle: EntityLifecycle[]): CompiledEntity {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(field.column ?? field.name))
       throw new KernelError('E_MANIFEST_INVALID', `Entity ${def.name}: bad column ${field.column ?? field.name}`);
     // Ciphertext is longer than the value and never equal for equal values: a text column, no filters.
-    if (field.encrypted && field.type !== 'Text')
+    if (field.encrypted && field.type !== 'Text' && field.type !== 'Json')
       throw new KernelError(
         'E_MANIFEST_INVALID',
-        `Entity ${def.name}: encrypted field ${field.name} must be of type Text`,
+        `Entity ${def.name}: encrypted field ${field.name} must be of type Text or Json`,
       );
     byName.set(field.name, field);
   }

@@ -93,7 +93,8 @@ export function sqlType(entity: string, field: FieldDef): string {
       return `numeric(${precision},${scale})`;
     }
     case 'Json':
-      return 'jsonb';
+      // Ciphertext is text: an encrypted structure is stored as its sealed JSON text.
+      return field.encrypted ? 'text' : 'jsonb';
     default:
       throw new Error(`Entity ${entity}: field ${field.name} has unknown type ${String(field.type)}`);
   }

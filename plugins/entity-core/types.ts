@@ -62,7 +62,8 @@ export interface FieldDef {
   secret?: string[];
   /**
    * Stored encrypted (AES-256-GCM with the host's secret box, `crm secrets rotate`): the store encrypts it on
-   * the way to the database and decrypts it on the way back. Text fields only; not usable in filters.
+   * the way to the database and decrypts it on the way back. Text and Json fields (stored as text); not usable
+   * in filters.
    */
   encrypted?: boolean;
   /**

@@ -54,7 +54,10 @@ const pad = (n: number) => String(n).padStart(2, '0');
 /** A DB value as the API shows it (before the envelope turns leaves into strings); `encrypted` fields opened. */
 export function fromDb(field: FieldDef, value: unknown, cipher?: FieldCipher): unknown {
   if (value === null || value === undefined) return null;
-  if (field.encrypted && cipher && typeof value === 'string') return cipher.decrypt(value);
+  if (field.encrypted && cipher && typeof value === 'string') {
+    const plain = cipher.decrypt(value);
+    return field.type === 'Json' ? parseJson(plain) : plain;
+  }
   if (field.serialize === 'json' || field.type === 'Json') return typeof value === 'string' ? parseJson(value) : value;
   if (field.serialize && typeof value === 'string') return value.split('\x01').filter(Boolean);
   if (value instanceof Date) {

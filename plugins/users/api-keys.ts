@@ -38,3 +38,26 @@ export async function revokeApiKeys(db: Knex, idOrPrefix: string): Promise<numbe
   else query.where({ prefix: idOrPrefix });
   return query.update({ revoked_at: db.fn.now() });
 }
+
+/** The label of the key a contact's `api_key` field holds (the reference's Contact.api_key). */
+export const CONTACT_KEY_LABEL = 'Contact.api_key';
+
+/**
+ * Makes a contact's `api_key` (set through Contact create/update, as the reference's clients do) a key that
+ * authenticates: the previous one is revoked, and only the new one's hash is stored here (the contact row
+ * keeps the value encrypted). An empty value just revokes.
+ */
+export async function setContactApiKey(db: Knex, contactId: number, key: string | null): Promise<void> {
+  await db('crm_api_key')
+    .where({ contact_id: contactId, label: CONTACT_KEY_LABEL })
+    .whereNull('revoked_at')
+    .update({ revoked_at: db.fn.now() });
+  if (!key) return;
+  // The prefix names the key in listings without revealing any of a key the caller chose.
+  await db('crm_api_key').insert({
+    contact_id: contactId,
+    key_hash: sha256hex(key),
+    prefix: `contact-${contactId}`.slice(0, 16),
+    label: CONTACT_KEY_LABEL,
+  });
+}

@@ -2,6 +2,7 @@ import { ANONYMOUS, definePlugin, type Kernel } from '../../kernel';
 import { authPrincipal, cliCommands, httpListening } from '../../host';
 import { entityAccess, type ChangeBus, type EntityRegistry, type EntityService } from '../entity-core';
 import { contactRowRule } from './acl';
+import { setContactApiKey } from './api-keys';
 import { Authenticator } from './authenticator';
 import { userCliCommands } from './cli';
 import { firstRun } from './first-run';
@@ -64,6 +65,17 @@ export default definePlugin<UsersOptions>((ctx) => {
   if (entities.find('Contact'))
     entities.extend('Contact', {
       afterDelete: (_row, sc) => services.resolve<ChangeBus>('changeBus').announce(sc.db, PRINCIPALS_TOPIC),
+      // A contact's `api_key` authenticates, as in the reference (its hash is what a call is checked against).
+      async afterSave(row, sc) {
+        if (sc.params.api_key === undefined) return;
+        const key = sc.params.api_key;
+        await setContactApiKey(
+          sc.db,
+          Number(row.id),
+          key === null || key === '' || key === 'null' ? null : String(key),
+        );
+        await services.resolve<ChangeBus>('changeBus').announce(sc.db, PRINCIPALS_TOPIC);
+      },
     });
 
   // Contact ACL basics for Contact and the entities it owns (an entity's own rule may narrow them further).

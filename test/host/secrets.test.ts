@@ -140,12 +140,16 @@ describe('secrets at rest', function () {
         access_token: 'access-1',
         refresh_token: 'refresh-1',
         expires: 0,
+        raw: { token_type: 'Bearer', id_token: 'provider-secret-1' },
       });
       const rawToken = await harness.kernel.db(entities.get('OAuthSysToken').table).where({ id }).first();
       expect(rawToken.access_token).to.match(/^enc:v1:a:/);
       expect(rawToken.refresh_token).to.match(/^enc:v1:a:/);
+      // The provider's raw answer may carry provider secrets (id tokens): sealed as JSON text, read as a structure.
+      expect(rawToken.raw).to.match(/^enc:v1:a:/);
       const read = await store.readToken(harness.kernel.db, 'OAuthSysToken', id);
       expect([read.access_token, read.refresh_token]).to.deep.equal(['access-1', 'refresh-1']);
+      expect(read.raw).to.deep.equal({ token_type: 'Bearer', id_token: 'provider-secret-1' });
     });
 
     it('crm secrets rotate re-encrypts every row (plain legacy rows too) with the newest key; old keys still read', async () => {

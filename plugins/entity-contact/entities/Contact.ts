@@ -82,7 +82,15 @@ const Contact: EntityDef = {
       apiDefault: 'Both',
     },
     { name: 'hash', type: 'String', title: 'Contact Hash', maxlength: 32, readonly: true },
-    { name: 'api_key', type: 'String', title: 'Api Key', maxlength: 32, secret: ['administer CRM', 'edit api keys'] },
+    // Stored encrypted; the users plugin makes it a key that authenticates (only its hash is looked up).
+    {
+      name: 'api_key',
+      type: 'Text',
+      title: 'Api Key',
+      maxlength: 32,
+      secret: ['administer CRM', 'edit api keys'],
+      encrypted: true,
+    },
     str('source', 'Contact Source', 255, { uniqueName: 'contact_source' }),
     str('first_name', 'First Name'),
     str('middle_name', 'Middle Name'),

@@ -25,7 +25,7 @@ export function tokenFields(secretPerms: string[]): FieldDef[] {
     { name: 'resource_owner', type: 'Json', title: 'Resource owner' },
     { name: 'error', type: 'Json', title: 'Last refresh error (error, error_description, time)' },
     // Unlike the reference, raw is a secret too (it may carry provider-specific secrets).
-    { name: 'raw', type: 'Json', title: 'Token response without the tokens', secret: secretPerms },
+    { name: 'raw', type: 'Json', title: 'Token response without the tokens', secret: secretPerms, encrypted: true },
     ts('created_date', 'Created'),
     ts('modified_date', 'Modified'),
   ];

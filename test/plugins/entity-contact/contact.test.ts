@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { principalWith } from '../../../host/testing';
 import { individualDisplayName, individualSortName } from '../../../plugins/entity-contact/names';
 import { bootEngine, type Engine } from '../api3/helpers';
+import type { IdentityStore } from '../../../plugins/users';
 
 describe('entity-contact', () => {
   let engine: Engine;
@@ -209,6 +210,31 @@ describe('entity-contact', () => {
       expect((await engine.call('Contact', 'getsingle', { id: contact.id, return: 'api_key' })).api_key).to.equal(
         'secret123',
       );
+    });
+    it('api_key is stored encrypted, authenticates as the reference key does, is no filter; a new one revokes the old', async () => {
+      const keyed = await bootEngine({ plugins: ['api4', 'users'] });
+      try {
+        const db = keyed.t.kernel.db;
+        const identity = keyed.t.kernel.container.resolve<IdentityStore>('identity');
+        const made = await keyed.call('Contact', 'create', {
+          contact_type: 'Individual',
+          first_name: 'Kay',
+          api_key: 'first-key-0123456789',
+        });
+        const id = Number(made.id);
+        const stored = await db('crm_contact').where({ id }).first('api_key');
+        expect(stored.api_key).to.match(/^enc:v1:/);
+        expect(await identity.contactForApiKey(db, 'first-key-0123456789')).to.equal(id);
+        await keyed.call('Contact', 'create', { id, api_key: 'second-key-0123456789' });
+        expect(await identity.contactForApiKey(db, 'first-key-0123456789')).to.equal(null);
+        expect(await identity.contactForApiKey(db, 'second-key-0123456789')).to.equal(id);
+        const filter = await keyed.fail('Contact', 'get', { api_key: 'second-key-0123456789' });
+        expect(filter.message).to.equal('api_key is stored encrypted and cannot be used in a filter');
+        await keyed.call('Contact', 'create', { id, api_key: '' });
+        expect(await identity.contactForApiKey(db, 'second-key-0123456789')).to.equal(null);
+      } finally {
+        await keyed.t.close();
+      }
     });
   });
 
