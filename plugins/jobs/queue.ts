@@ -1,7 +1,8 @@
 /**
- * Where a claimed run goes. On PostgreSQL: pg-boss (ADR 0014), a queue every instance works on, with a
- * singleton slot per job and interval (a second enqueue of the same job in the same slot is refused) and
- * expiry of runs whose worker died. On the embedded database (one process): run in this process.
+ * Where a claimed run goes. On PostgreSQL: pg-boss (ADR 0014), a queue every instance works on; its
+ * `stately` policy keyed by job keeps at most one run of a job waiting and one running (a run claimed while
+ * the previous one is still waiting is refused, and runs of one job never overlap), and a run whose worker
+ * died expires. On the embedded database (one process): run in this process.
  */
 import PgBoss from 'pg-boss';
 import type { Logger } from '../../kernel';
@@ -11,8 +12,8 @@ export type RunFn = (jobId: number) => Promise<void>;
 export interface JobQueue {
   readonly kind: 'pg-boss' | 'local';
   start(run: RunFn): Promise<void>;
-  /** Hands a claimed run over; false when the queue refused it (already queued in this slot). */
-  enqueue(jobId: number, periodSeconds: number): Promise<boolean>;
+  /** Hands a claimed run over; false when the queue refused it (a run of this job is already waiting). */
+  enqueue(jobId: number): Promise<boolean>;
   stop(): Promise<void>;
 }
 
@@ -70,7 +71,7 @@ export class BossQueue implements JobQueue {
     boss.on('error', (err: Error) => this.log.warn({ err: err.message }, 'pg-boss reported an error'));
     await boss.start();
     this.boss = boss;
-    await boss.createQueue(QUEUE, { name: QUEUE, policy: 'standard', retryLimit: 0 });
+    await boss.createQueue(QUEUE, { name: QUEUE, policy: 'stately', retryLimit: 0 });
     await boss.work<{ jobId: number }>(
       QUEUE,
       { pollingIntervalSeconds: this.opts.pollingIntervalSeconds, batchSize: 1 },
@@ -80,17 +81,12 @@ export class BossQueue implements JobQueue {
     );
   }
 
-  async enqueue(jobId: number, periodSeconds: number): Promise<boolean> {
+  async enqueue(jobId: number): Promise<boolean> {
     if (!this.boss) return false;
     const id = await this.boss.send(
       QUEUE,
       { jobId },
-      {
-        singletonKey: `job-${jobId}`,
-        singletonSeconds: Math.max(1, Math.floor(periodSeconds)),
-        retryLimit: 0,
-        expireInSeconds: this.opts.expireInSeconds,
-      },
+      { singletonKey: `job-${jobId}`, retryLimit: 0, expireInSeconds: this.opts.expireInSeconds },
     );
     return id !== null;
   }

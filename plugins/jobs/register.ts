@@ -87,9 +87,8 @@ export default definePlugin<JobsOptions>(
     hooks.tap(oauthRefreshRecovered, notify('oauth.refreshRecovered'));
     hooks.tap(cliCommands, () => jobCliCommands());
 
-    onReady(async () => {
-      // The CLI boots the kernel too: only a serving (or test) process runs the schedule.
-      if (config.autoStart) await getRunner().start(true);
+    onReady(() => {
+      if (config.autoStart) getRunner().startTimer();
     });
     onClose(async () => {
       await runner?.stop();

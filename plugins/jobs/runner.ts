@@ -90,16 +90,11 @@ export class JobRunner {
     return this.opts.queue.kind;
   }
 
-  async start(autoTick: boolean): Promise<void> {
-    await this.opts.queue.start(async (id) => {
-      await this.run(id, 'schedule').catch((err: unknown) =>
-        this.opts.log.error(
-          { jobId: id, err: err instanceof Error ? err.message : String(err) },
-          'scheduled job failed',
-        ),
-      );
-    });
-    if (!autoTick) return;
+  /**
+   * Ticks every interval from now on. The queue (pg-boss's workers) starts with the first tick, one
+   * interval after the start: a short-lived process (a CLI command) never joins the work.
+   */
+  startTimer(): void {
     this.timer = setInterval(() => {
       this.ticking ??= this.tick()
         .catch((err: unknown) =>
@@ -110,24 +105,37 @@ export class JobRunner {
     this.timer.unref();
   }
 
+  /** Starts the queue's workers on this instance (once). */
+  startQueue(): Promise<void> {
+    this.queueStarted ??= this.opts.queue.start(async (id) => {
+      await this.run(id, 'schedule').catch((err: unknown) =>
+        this.opts.log.error(
+          { jobId: id, err: err instanceof Error ? err.message : String(err) },
+          'scheduled job failed',
+        ),
+      );
+    });
+    return this.queueStarted;
+  }
+
+  private queueStarted?: Promise<void>;
+
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     await this.ticking;
+    if (this.queueStarted) await this.queueStarted.catch(() => undefined);
     await this.opts.queue.stop();
   }
 
   /** Claims the due jobs (this instance's share) and queues their runs; returns the ids claimed. */
   async tick(): Promise<number[]> {
+    await this.startQueue();
     const claimed = await this.claimDue();
-    for (const id of claimed) {
-      const period = this.periods.get(id) ?? this.opts.intervalSeconds;
-      if (!(await this.opts.queue.enqueue(id, period)))
-        this.opts.log.info({ jobId: id }, 'run already queued for this interval');
-    }
+    for (const id of claimed)
+      if (!(await this.opts.queue.enqueue(id)))
+        this.opts.log.info({ jobId: id }, 'a run of this job is already waiting');
     return claimed;
   }
-
-  private readonly periods = new Map<number, number>();
 
   private async claimDue(): Promise<number[]> {
     const db = this.opts.db();
@@ -141,7 +149,6 @@ export class JobRunner {
       const period = periodOf(job.run_frequency, this.opts.intervalSeconds);
       if (!(await this.claim(db, Number(job.id), period))) continue;
       claimed.push(Number(job.id));
-      this.periods.set(Number(job.id), period);
     }
     return claimed;
   }
