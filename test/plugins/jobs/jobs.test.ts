@@ -1,5 +1,6 @@
 /** Job and JobLog over both APIs (4.3.0): CRUD, getfields, Job.execute, the shipped jobs and the JobLog lines. */
 import { expect } from 'chai';
+import { cliCommands, cliContext, type CliCommand } from '../../../host';
 import { bootEntityHttp, type EntityHttp, type Headers } from '../../support/entity-http';
 
 describe('jobs: Job and JobLog', function () {
@@ -119,5 +120,23 @@ describe('jobs: Job and JobLog', function () {
     // Run by Job.execute with its id, then again as a due job: two runs, two lines each.
     expect(logs.count).to.equal(4);
     expect(Object.values(logs.values).map((row) => row.job_id ?? '')).to.deep.equal(['', '', '', '']);
+  });
+
+  it('crm job list and crm job run <name> (the CLI commands)', async () => {
+    const kernel = crm.t.kernel;
+    const commands = (await kernel.hooks.run(cliCommands)) as CliCommand[];
+    const list = commands.find((c) => c.name === 'job list')!;
+    const run = commands.find((c) => c.name === 'job run')!;
+    const listed = JSON.parse(String(await list.run([], {}, cliContext(kernel)))) as Array<Record<string, unknown>>;
+    expect(listed.map((row) => row.call)).to.include('Job.cleanup');
+    const outcome = JSON.parse(String(await run.run(['Clean-up Temporary Data'], {}, cliContext(kernel))));
+    expect(outcome).to.include({ name: 'Clean-up Temporary Data', ok: true });
+    let refused: unknown;
+    try {
+      await run.run(['No such job'], {}, cliContext(kernel));
+    } catch (err) {
+      refused = err;
+    }
+    expect(String(refused)).to.contain('Expected one job');
   });
 });
