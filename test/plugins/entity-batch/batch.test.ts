@@ -74,7 +74,8 @@ describe('entity-batch: Batch and EntityBatch', function () {
       where: [['id', '=', batchId]],
       values: { 'status_id:name': 'Closed' },
     });
-    expect(updated.values[0]).to.include({ status_id: 2 });
+    expect(updated.values[0]).to.include({ status_id: 2, modified_id: contactId });
+    expect(updated.values[0].modified_date).to.be.a('string');
     const fields = await crm.api3(admin, 'EntityBatch', 'getfields', { action: 'create' });
     expect(Object.keys(fields.values)).to.include.members(['batch_id', 'entity_table', 'entity_id']);
     expect(await crm.api3(admin, 'Batch', 'delete', { id: batchId })).to.include({ is_error: 0 });

@@ -45,6 +45,11 @@ describe('entity-report: ReportInstance', function () {
     });
     expect(got.values[0].grouprole).to.deep.equal(['admin', 'staff']);
     expect(got.values[0]['owner_id.display_name']).to.be.a('string');
+    const creator = await crm.api4(admin, 'ReportInstance', 'get', {
+      select: ['created_id'],
+      where: [['id', '=', reportId]],
+    });
+    expect(creator.values[0]).to.include({ created_id: contactId });
     const v3 = await crm.api3(admin, 'ReportInstance', 'getsingle', { id: reportId });
     expect(JSON.parse(String(v3.form_values))).to.include({ receive_date_relative: 'this.year' });
   });
