@@ -110,7 +110,7 @@ export abstract class Api3Reads {
       key: x.key,
       from: at.get(x.field.labelOf ?? x.path) ?? -1,
       labels: x.field.labelOf ? labelMaps.get(x.key)! : undefined,
-      json: x.field.type === 'Json',
+      json: x.field.type === 'Json' && !x.field.v3Structure,
     }));
     const rows = raw.rows.map((row) => {
       const rec: Row = {};

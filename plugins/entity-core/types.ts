@@ -34,6 +34,11 @@ export interface FieldDef {
   pseudoEntity?: { entity: string; labelField: string; nameField?: string; abbrField?: string };
   /** Fixed options `{value: label}` for small enums. */
   options?: Record<string, string>;
+  /**
+   * `Json` fields: APIv3 get returns the value as a structure (leaves as strings) rather than JSON text, as the
+   * reference does for SavedSearch's `form_values` and `api_params`.
+   */
+  v3Structure?: boolean;
   /** 5.0 `serialize`: how a multi-valued field is stored. `true` means 'separator' (\x01a\x01b\x01). */
   serialize?: boolean | 'separator' | 'json';
   /** Column default (SQL side): a literal, or 'now' for the current timestamp. */

@@ -83,10 +83,16 @@ export function extendGroups(entities: EntityRegistry, smart: SmartGroups, bus: 
     await announced;
   };
   entities.extend('SavedSearch', {
-    beforeSave(values) {
+    beforeSave(values, sc) {
       let params = values.api_params;
       if (typeof params === 'string') params = JSON.parse(params) as unknown;
-      if (params && typeof params === 'object') criteria(entities.get('Contact'), (params as Row).where);
+      const entity = String(values.api_entity ?? sc.existing?.api_entity ?? 'Contact');
+      if (params && typeof params === 'object' && entity === 'Contact')
+        criteria(entities.get('Contact'), (params as Row).where);
+      // Who created and last changed it (4.7.0's audit fields), and when.
+      if (!sc.existing && !has(values.created_id) && sc.principal.contactId) values.created_id = sc.principal.contactId;
+      if (sc.principal.contactId) values.modified_id = sc.principal.contactId;
+      if (sc.existing) values.modified_date = new Date();
       return values;
     },
     afterSave: reload,

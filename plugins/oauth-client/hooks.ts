@@ -37,3 +37,30 @@ export const ProviderStage = {
   PLUGINS: Stage.NORMAL,
   PRIVATE_FOLDER: 1000,
 } as const;
+
+/** What `oauth.refreshFailed` and `oauth.refreshRecovered` tell their tappers (never a token). */
+export interface TokenRefreshEvent {
+  storage: 'OAuthSysToken' | 'OAuthContactToken';
+  id: number;
+  clientId: number | null;
+  tag: string | null;
+  contactId: number | null;
+  /** The provider's error code (`invalid_grant`, `unreachable`, …) when the refresh failed. */
+  error?: string;
+  errorDescription?: string;
+}
+
+/**
+ * Series: a token the background refresh could not refresh (the provider refused or was unreachable);
+ * fired when a healthy token starts failing, not again on each retry while it keeps failing.
+ */
+export const oauthRefreshFailed = defineHook.series<[event: TokenRefreshEvent]>(
+  'oauth.refreshFailed',
+  'A system or contact token that was healthy could not be refreshed ahead of its expiry',
+);
+
+/** Series: a token whose last refresh had failed was refreshed again. */
+export const oauthRefreshRecovered = defineHook.series<[event: TokenRefreshEvent]>(
+  'oauth.refreshRecovered',
+  'A system or contact token whose refresh had failed was refreshed again',
+);

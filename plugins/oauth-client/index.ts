@@ -3,3 +3,4 @@ export * from './hooks';
 export type * from './types';
 export { GenericProvider } from './drivers';
 export { ProviderRegistry } from './providers';
+export type { KeepFreshResult, OAuthRefresher } from './keep-fresh';

@@ -15,7 +15,15 @@ import { defineReturnAction } from './return-action';
 import { OAuthStore, SESSION_ATTR } from './store';
 import { builtinProviderClasses } from './drivers';
 import './errors';
-import { oauthGrants, oauthProviderClasses, oauthProviders, ProviderStage } from './hooks';
+import {
+  oauthGrants,
+  oauthProviderClasses,
+  oauthProviders,
+  oauthRefreshFailed,
+  oauthRefreshRecovered,
+  ProviderStage,
+} from './hooks';
+import { OAuthRefresher } from './keep-fresh';
 import { ProviderRegistry, readProviderDir } from './providers';
 import { OAuthTokens, refreshTokenGrant } from './tokens';
 import type { GrantHandler, ProviderClass } from './types';
@@ -177,6 +185,15 @@ export default definePlugin<OAuthClientOptions>((ctx) => {
         landingAllow: config.landingUrls ?? [],
         publicUrl,
       }),
+  );
+  services.singleton(
+    'oauthRefresher',
+    ({ log }) =>
+      new OAuthRefresher(
+        store,
+        (kind, event) => ctx.runHook(kind === 'failed' ? oauthRefreshFailed : oauthRefreshRecovered, event),
+        log.child({ plugin: 'oauth-client' }),
+      ),
   );
   services.singleton('oauthAccess', () => new OAuthAccess(store, () => services.resolve<Knex>('db')));
 

@@ -65,6 +65,12 @@ export class SessionStore {
     return `${id}.${this.sign(id)}`;
   }
 
+  /** Deletes expired sessions (a scheduled job's clean-up); returns how many went. */
+  async purgeExpired(db: Knex): Promise<number> {
+    const gone = await db('crm_session').where('expires_at', '<', db.fn.now()).delete().returning('id_hash');
+    return gone.length;
+  }
+
   async end(db: Knex, cookie: string | undefined): Promise<void> {
     const id = this.verify(cookie);
     if (id)
