@@ -18,7 +18,12 @@ export interface EntityHttp {
   api3(who: Headers, entity: string, action: string, params: Row): Promise<Answer>;
 }
 
-export async function bootEntityHttp(opts: { plugins: string[]; pluginDirs?: string[] }): Promise<EntityHttp> {
+export async function bootEntityHttp(opts: {
+  plugins: string[];
+  pluginDirs?: string[];
+  /** Plugin options by plugin name (merged with the users plugin's test keys). */
+  pluginConfig?: Record<string, unknown>;
+}): Promise<EntityHttp> {
   const testKernel = await bootTestKernel({
     plugins: ['users', 'auth-authx', 'rest-api3', 'rest-api4', ...opts.plugins],
     pluginDirs: opts.pluginDirs,
@@ -29,6 +34,7 @@ export async function bootEntityHttp(opts: { plugins: string[]; pluginDirs?: str
           siteKey: 'site-key-for-entity-http-tests',
           signingKeys: [{ kid: 'k1', secret: 'k1-secret-0123456789abcdef0123456789abcdef' }],
         },
+        ...opts.pluginConfig,
       },
     },
   });

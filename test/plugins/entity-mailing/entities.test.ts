@@ -134,6 +134,7 @@ describe('entity-mailing: the mailing entities through APIv3 and APIv4', functio
     ['MailingRecipients', { contact_id: 'self' }],
     ['MailingJob', { status: 'Scheduled' }],
     ['MailingAB', { name: 'Test AB', status: 'Draft', testing_criteria: 'subject' }],
+    ['MailingEventQueue', { contact_id: 'self', hash: 'abcdef0123456789' }],
   ] as Array<[string, Row]>) {
     it(`${entity}: create, get with a filter and a join, update, delete, getfields (APIv3 and APIv4)`, async () => {
       const mailing = await crm.api3(admin, 'Mailing', 'create', { name: `For ${entity}`, subject: 'x' });
