@@ -59,7 +59,7 @@ export function defineMailingActions(
     permission: 'administer CRM',
     writes: true,
     async handler(_params: Params, ctx: ActionContext) {
-      const result = await processMailings(trusted(ctx), mailer(), log);
+      const result = await processMailings({ db: ctx.db, entities: trusted(ctx), mailer: mailer(), log });
       return { is_error: 0, version: 3, count: 1, values: [{ ...result }] };
     },
   });

@@ -1,16 +1,25 @@
 /**
- * Sending (APIv3 Job.process_mailing): every parent job that is Scheduled (or was left Running) with a
- * scheduled date now or earlier is run: its recipients (the stored list, or built now when there is none),
- * one MailingEventQueue row and one message each through the mailer, then the job Complete and the mailing
+ * Sending (APIv3 Job.process_mailing): every parent job that is Scheduled with a scheduled date now or
+ * earlier is taken (one run at a time per job) and run: its recipients (the stored list, or built now when
+ * there is none), one MailingEventQueue row and one message each through the mailer, then the job Complete and the mailing
  * completed. A message the server refuses is counted and logged (contact and error, never credentials).
  */
 import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
 import type { Logger } from '../../kernel';
 import type { Entities } from '../entity-core';
 import type { Mailer } from '../mailer';
 import { resolveRecipients, writeRecipients, type Recipient } from './recipients';
 
 type Row = Record<string, unknown>;
+
+/** What a run needs: the transaction, the entities bound to it (trusted), the mailer and a logger. */
+export interface SendingDeps {
+  db: Knex;
+  entities: Entities;
+  mailer: Mailer;
+  log: Logger;
+}
 
 export interface ProcessResult {
   jobs: number;
@@ -50,11 +59,22 @@ async function recipientsOf(entities: Entities, mailingId: number): Promise<Reci
     }));
 }
 
-async function runJob(entities: Entities, mailer: Mailer, job: Row, log: Logger, result: ProcessResult) {
+/**
+ * Takes the job (Scheduled → Running) in the run's transaction: a second run at the same time waits on the
+ * row until the first commits, then finds it no longer Scheduled and leaves it.
+ */
+async function claim(db: Knex, jobId: unknown): Promise<boolean> {
+  const taken = await db('crm_mailing_job')
+    .where({ id: Number(jobId), status: 'Scheduled' })
+    .update({ status: 'Running', start_date: new Date() }, ['id']);
+  return taken.length === 1;
+}
+
+async function runJob(deps: SendingDeps, job: Row, result: ProcessResult) {
+  const { entities, mailer, log } = deps;
   const mailingId = Number(job.mailing_id);
   const [mailing] = await entities.get('Mailing', { where: { id: mailingId } });
-  if (!mailing) return;
-  await entities.save('MailingJob', { id: job.id, status: 'Running', start_date: new Date() });
+  if (!mailing || !(await claim(deps.db, job.id))) return;
   const { header, footer } = await components(entities, mailing);
   const html = `${text(header.body_html)}${text(mailing.body_html)}${text(footer.body_html)}`;
   const plain = [text(header.body_text), text(mailing.body_text), text(footer.body_text)].filter(Boolean).join('\n\n');
@@ -99,15 +119,10 @@ async function runJob(entities: Entities, mailer: Mailer, job: Row, log: Logger,
 }
 
 /** Sends the mailings that are due; what the scheduled-job runner calls (through Job.process_mailing or directly). */
-export async function processMailings(
-  entities: Entities,
-  mailer: Mailer,
-  log: Logger,
-  now = new Date(),
-): Promise<ProcessResult> {
-  const jobs = await entities.get('MailingJob', {
+export async function processMailings(deps: SendingDeps, now = new Date()): Promise<ProcessResult> {
+  const jobs = await deps.entities.get('MailingJob', {
     where: [
-      { path: 'status', op: 'IN', value: ['Scheduled', 'Running'] },
+      { path: 'status', op: '=', value: 'Scheduled' },
       { path: 'is_test', op: '=', value: false },
       { path: 'parent_id', op: 'IS NULL' },
       { path: 'scheduled_date', op: '<=', value: now },
@@ -115,6 +130,6 @@ export async function processMailings(
     orderBy: [{ path: 'scheduled_date', dir: 'ASC' }],
   });
   const result: ProcessResult = { jobs: 0, sent: 0, failed: 0 };
-  for (const job of jobs) await runJob(entities, mailer, job, log, result);
+  for (const job of jobs) await runJob(deps, job, result);
   return result;
 }

@@ -7,10 +7,14 @@ import type { MailDriver, Mailer, MailerConfig } from './types';
 export default definePlugin<MailerConfig>(({ config, serviceConfig, services, onClose, log }) => {
   const settings = serviceConfig as unknown as { root?: string; dataDir?: string };
   const dataDir = path.resolve(settings.root ?? process.cwd(), settings.dataDir ?? './var');
+  // The password may come from the environment instead of the config file.
+  const password = config.password ?? process.env.CRM_MAILER_PASSWORD;
   let driver: MailDriver | undefined;
   const current = () => {
     driver ??=
-      config.driver === 'smtp' ? smtpDriver(config) : fileDriver(config.directory ?? path.join(dataDir, 'mail'));
+      config.driver === 'smtp'
+        ? smtpDriver({ ...config, password })
+        : fileDriver(config.directory ?? path.join(dataDir, 'mail'));
     return driver;
   };
   const mailer: Mailer = {

@@ -165,4 +165,38 @@ describe('entity-mailing: sending a scheduled mailing through SMTP (Job.process_
     expect((await crm.api3(admin, 'MailingContact', 'get', {})).is_error).to.equal(1);
     expect(crm.t.logs.join('\n')).to.not.contain(SMTP_PASSWORD);
   });
+
+  it('two runs at once send a due mailing once (the job is taken by one of them)', async () => {
+    const list = (await crm.api4(admin, 'Group', 'create', { values: { title: 'Pair' } })).values[0].id;
+    await crm.api3(admin, 'GroupContact', 'create', { group_id: list, contact_id: [people.Ann, people.Eve] });
+    const mailing = await crm.api3(admin, 'Mailing', 'create', {
+      name: 'Twice?',
+      subject: 'Once only',
+      body_text: 'Hi',
+      groups: { include: [list] },
+      scheduled_date: '2020-07-01 09:00:00',
+    });
+    expect(mailing, JSON.stringify(mailing)).to.include({ is_error: 0 });
+    const before = received.length;
+    const runs = await Promise.all([
+      crm.api3(admin, 'Job', 'process_mailing', {}),
+      crm.api3(admin, 'Job', 'process_mailing', {}),
+    ]);
+    const sent = runs.map((run) => (run.values as unknown as Row[])[0].sent as number);
+    expect(sent.reduce((a, b) => a + b, 0)).to.equal(2);
+    expect(received.length - before).to.equal(2);
+  });
+
+  it('Job.process_mailing needs administer CRM; MailingContact.get needs a contact the caller may see', async () => {
+    const staff = (await crm.userWith('staff', ['access CRM', 'access CiviMail', 'view all contacts'])).headers;
+    const refused = await crm.api3(staff, 'Job', 'process_mailing', {});
+    expect(refused.is_error).to.equal(1);
+    // Ann was sent both mailings.
+    expect((await crm.api3(staff, 'MailingContact', 'get', { contact_id: people.Ann })).count).to.equal(2);
+    const missing = await crm.api3(staff, 'MailingContact', 'get', { contact_id: 999999 });
+    expect(missing.is_error).to.equal(1);
+    expect(
+      (await crm.api3(staff, 'MailingContact', 'get', { contact_id: people.Ann, type: 'Opened' })).is_error,
+    ).to.equal(1);
+  });
 });
