@@ -8,20 +8,20 @@ import type { Mailer } from '../../../plugins/mailer';
 
 describe('mailer: the file driver', function () {
   this.timeout(30000);
-  let t: TestKernel;
+  let kernel: TestKernel;
   let directory: string;
 
   before(async () => {
     directory = await mkdtemp(path.join(os.tmpdir(), 'crm-mail-'));
-    t = await bootTestKernel({
+    kernel = await bootTestKernel({
       plugins: ['mailer'],
       config: { pluginConfig: { mailer: { driver: 'file', directory, fromEmail: 'news@example.org' } } },
     });
   });
-  after(() => t?.close());
+  after(() => kernel?.close());
 
   it('writes each message as a file and answers its message id; the default sender comes from the config', async () => {
-    const mailer = t.kernel.container.resolve('mailer') as Mailer;
+    const mailer = kernel.kernel.container.resolve('mailer') as Mailer;
     expect(mailer.from.email).to.equal('news@example.org');
     const sent = await mailer.send({ from: mailer.from.email, to: 'ann@example.org', subject: 'Hi', text: 'Hello' });
     expect(sent.accepted).to.equal(true);
