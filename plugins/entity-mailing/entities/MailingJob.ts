@@ -1,6 +1,6 @@
 /** MailingJob: one attempted delivery of a mailing (the parent job; child jobs are batches of it). */
 import type { EntityDef } from '../../entity-core';
-import { MAILING_PART_PERMISSIONS } from './permissions';
+import { SCHEDULING_PERMISSIONS } from './permissions';
 
 export const JOB_STATUSES = {
   Scheduled: 'Scheduled',
@@ -14,7 +14,7 @@ const MailingJob: EntityDef = {
   name: 'MailingJob',
   table: 'crm_mailing_job',
   description: 'Attempted delivery of a mailing',
-  permissions: MAILING_PART_PERMISSIONS,
+  permissions: SCHEDULING_PERMISSIONS,
   fields: [
     { name: 'id', type: 'Int', title: 'Mailing Job ID', required: true, readonly: true },
     {

@@ -1,12 +1,12 @@
 /** MailingRecipients: the contacts (and the email of each) a scheduled mailing goes to. */
 import type { EntityDef } from '../../entity-core';
-import { MAILING_PART_PERMISSIONS } from './permissions';
+import { SCHEDULING_PERMISSIONS } from './permissions';
 
 const MailingRecipients: EntityDef = {
   name: 'MailingRecipients',
   table: 'crm_mailing_recipients',
   description: 'Stores information about the recipients of a mailing',
-  permissions: MAILING_PART_PERMISSIONS,
+  permissions: SCHEDULING_PERMISSIONS,
   fields: [
     { name: 'id', type: 'Int', title: 'Mailing Recipients ID', required: true, readonly: true },
     {

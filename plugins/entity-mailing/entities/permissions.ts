@@ -21,6 +21,13 @@ export const MAILING_PART_PERMISSIONS: PermissionMap = {
   meta: 'access CRM',
 };
 
+/** Jobs and recipient lists follow from scheduling: writing them directly needs the scheduling permission. */
+export const SCHEDULING_PERMISSIONS: PermissionMap = {
+  get: { allOf: ['access CRM', ANY_MAILING] },
+  default: { allOf: ['access CRM', { anyOf: ['access CiviMail', 'schedule mailings'] }] },
+  meta: 'access CRM',
+};
+
 /** Headers, footers and the other components: read by mailing authors, written by administrators. */
 export const COMPONENT_PERMISSIONS: PermissionMap = {
   get: { allOf: ['access CRM', ANY_MAILING] },
