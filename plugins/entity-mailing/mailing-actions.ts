@@ -5,13 +5,30 @@
 import type { ActionContext, ActionRegistrar, Logger } from '../../kernel';
 import { invalid, mandatoryMissing } from '../api3';
 import type { EntityService } from '../entity-core';
-import type { Mailer } from '../mailer';
+import type { MailAttachment, Mailer } from '../mailer';
 import { MAILING_PERMISSIONS } from './entities/permissions';
 import { processMailings } from './sending';
 
 type Params = Record<string, unknown>;
 const has = (value: unknown) => value !== undefined && value !== null && value !== '';
 const open = { type: 'object', additionalProperties: true };
+
+/** A mailing's files, through entity-file's Attachment.get when it is enabled (none otherwise). */
+async function attachmentsOf(ctx: ActionContext, mailingId: number): Promise<MailAttachment[]> {
+  const api = ctx.scope.cradle.api;
+  if (!api.actions({ version: 3, entity: 'Attachment' }).some((listed) => listed.action === 'get')) return [];
+  const found = (await ctx.call(
+    'Attachment',
+    'get',
+    { entity_table: 'civicrm_mailing', entity_id: mailingId, return: ['content'] },
+    { version: 3, trusted: true },
+  )) as { values: Record<string, Params> };
+  return Object.values(found.values).map((file) => ({
+    filename: String(file.name),
+    content: Buffer.from(String(file.content ?? ''), 'utf8'),
+    contentType: typeof file.mime_type === 'string' ? file.mime_type : undefined,
+  }));
+}
 
 export function defineMailingActions(
   actions: ActionRegistrar,
@@ -59,7 +76,13 @@ export function defineMailingActions(
     permission: 'administer CRM',
     writes: true,
     async handler(_params: Params, ctx: ActionContext) {
-      const result = await processMailings({ db: ctx.db, entities: trusted(ctx), mailer: mailer(), log });
+      const result = await processMailings({
+        db: ctx.db,
+        entities: trusted(ctx),
+        mailer: mailer(),
+        log,
+        attachments: (mailingId) => attachmentsOf(ctx, mailingId),
+      });
       return { is_error: 0, version: 3, count: 1, values: [{ ...result }] };
     },
   });

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Logger } from '../../kernel';
 import type { Entities } from '../entity-core';
-import type { Mailer } from '../mailer';
+import type { MailAttachment, Mailer } from '../mailer';
 import { resolveRecipients, writeRecipients, type Recipient } from './recipients';
 
 type Row = Record<string, unknown>;
@@ -19,6 +19,8 @@ export interface SendingDeps {
   entities: Entities;
   mailer: Mailer;
   log: Logger;
+  /** The mailing's attached files (Job.process_mailing reads them through Attachment.get when entity-file is on). */
+  attachments?: (mailingId: number) => Promise<MailAttachment[]>;
 }
 
 export interface ProcessResult {
@@ -78,6 +80,7 @@ async function runJob(deps: SendingDeps, job: Row, result: ProcessResult) {
   const { header, footer } = await components(entities, mailing);
   const html = `${text(header.body_html)}${text(mailing.body_html)}${text(footer.body_html)}`;
   const plain = [text(header.body_text), text(mailing.body_text), text(footer.body_text)].filter(Boolean).join('\n\n');
+  const files = deps.attachments ? await deps.attachments(mailingId) : [];
   const from = mailing.from_name
     ? `"${text(mailing.from_name).replace(/"/g, '')}" <${text(mailing.from_email)}>`
     : text(mailing.from_email);
@@ -103,6 +106,7 @@ async function runJob(deps: SendingDeps, job: Row, result: ProcessResult) {
         html: mailing.body_html ? tokens(html, contact ?? {}) : undefined,
         text: plain ? tokens(plain, contact ?? {}) : undefined,
         headers: { 'X-CRM-Mailing': `${mailingId}.${hash}` },
+        ...(files.length ? { attachments: files } : {}),
       });
       result.sent++;
     } catch (err) {

@@ -34,7 +34,9 @@ export function fileDriver(directory: string): MailDriver {
       await mkdir(directory, { recursive: true });
       const messageId = `<${randomUUID()}@crm.local>`;
       const name = `${Date.now()}-${randomUUID()}.json`;
-      await writeFile(path.join(directory, name), JSON.stringify({ messageId, ...message }, null, 2), { mode: 0o600 });
+      const attachments = message.attachments?.map((file) => ({ ...file, content: file.content.toString('base64') }));
+      const stored = { messageId, ...message, ...(attachments ? { attachments } : {}) };
+      await writeFile(path.join(directory, name), JSON.stringify(stored, null, 2), { mode: 0o600 });
       return { messageId, accepted: true };
     },
   };

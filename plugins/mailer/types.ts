@@ -1,5 +1,12 @@
 /** The mailer's message, driver and options types. */
 
+/** A file sent with a message. */
+export interface MailAttachment {
+  filename: string;
+  content: Buffer;
+  contentType?: string;
+}
+
 export interface MailMessage {
   from: string;
   to: string;
@@ -8,6 +15,7 @@ export interface MailMessage {
   html?: string;
   replyTo?: string;
   headers?: Record<string, string>;
+  attachments?: MailAttachment[];
 }
 
 /** What a driver answers for one message: the id it was given, and whether the server accepted the recipient. */

@@ -4,6 +4,9 @@
  * the queue, the job and MailingContact show it.
  */
 import { expect } from 'chai';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { bootEntityHttp, type EntityHttp, type Headers, type Row } from '../../support/entity-http';
 
@@ -52,9 +55,10 @@ describe('entity-mailing: sending a scheduled mailing through SMTP (Job.process_
     const started = await startSmtp(received);
     smtp = started.server;
     crm = await bootEntityHttp({
-      plugins: ['entity-mailing'],
+      plugins: ['entity-mailing', 'entity-file'],
       pluginConfig: {
         mailer: { driver: 'smtp', host: '127.0.0.1', port: started.port, user: 'crm', password: SMTP_PASSWORD },
+        'entity-file': { directory: await mkdtemp(path.join(os.tmpdir(), 'crm-mailing-files-')) },
       },
     });
     admin = (await crm.userWith('root', ['*'])).headers;
@@ -121,6 +125,14 @@ describe('entity-mailing: sending a scheduled mailing through SMTP (Job.process_
     });
     expect(mailing, JSON.stringify(mailing)).to.include({ is_error: 0 });
     expect((await crm.api3(admin, 'MailingRecipients', 'get', { mailing_id: mailing.id })).count).to.equal(0);
+    const attached = await crm.api3(admin, 'Attachment', 'create', {
+      entity_table: 'civicrm_mailing',
+      entity_id: mailing.id,
+      name: 'programme.txt',
+      mime_type: 'text/plain',
+      content: 'Autumn programme',
+    });
+    expect(attached, JSON.stringify(attached)).to.include({ is_error: 0 });
     const submitted = await crm.api3(admin, 'Mailing', 'submit', {
       id: mailing.id,
       scheduled_date: '2020-06-01 09:00:00',
@@ -142,6 +154,8 @@ describe('entity-mailing: sending a scheduled mailing through SMTP (Job.process_
     expect(toAnn.raw).to.match(/^Subject: News for Ann\r?$/m);
     expect(toAnn.raw).to.contain('Hello Ann');
     expect(toAnn.raw).to.contain('Header of the mailing');
+    expect(toAnn.raw).to.match(/Content-Disposition: attachment; filename=programme\.txt/);
+    expect(toAnn.raw).to.contain(Buffer.from('Autumn programme').toString('base64'));
 
     const job = await crm.api4(admin, 'MailingJob', 'get', {
       where: [['mailing_id', '=', mailing.id]],
