@@ -43,9 +43,10 @@ export async function findAttachments(entities: Entities, params: Params): Promi
     if (!/^\d+$/.test(String(params.id))) throw invalid('Malformed id');
     where.push({ path: 'file_id', op: '=', value: Number(params.id) });
   }
+  if (has(params.entity_id) && !/^\d+$/.test(String(params.entity_id))) throw invalid('Malformed entity_id');
   for (const field of ['entity_table', 'entity_id'])
     if (has(params[field])) where.push({ path: field, op: '=', value: params[field] });
-  for (const field of ['mime_type', 'description'])
+  for (const field of ['mime_type', 'description', 'upload_date'])
     if (has(params[field])) where.push({ path: `file_id.${field}`, op: '=', value: params[field] });
   return entities.get('EntityFile', { where, select: SELECT, orderBy: [{ path: 'file_id', dir: 'ASC' }] });
 }
@@ -79,7 +80,32 @@ export const wantsContent = (params: Params) => {
 };
 
 /** Attachment.create: a new file with its content, or (with id) a new description or MIME type. */
+/** What Attachment.create takes; anything else is refused rather than dropped. */
+const CREATE_KEYS = new Set([
+  'id',
+  'name',
+  'mime_type',
+  'description',
+  'upload_date',
+  'entity_table',
+  'entity_id',
+  'content',
+]);
+const CONTROL_KEYS = new Set([
+  'options',
+  'options.move-file',
+  'return',
+  'sequential',
+  'check_permissions',
+  'version',
+  'debug',
+]);
+
 export async function createAttachment(deps: AttachmentDeps, params: Params, ctx: ActionContext): Promise<Row> {
+  const unknown = Object.keys(params).filter(
+    (key) => !CREATE_KEYS.has(key) && !CONTROL_KEYS.has(key) && !key.startsWith('api.'),
+  );
+  if (unknown.length) throw invalid(`Unknown Attachment field(s): ${unknown.join(', ')}`);
   const options = (params.options ?? {}) as Params;
   if (has(params['options.move-file']) || has(options['move-file']))
     throw invalid('options.move-file is not supported: send the file in content');

@@ -4,7 +4,7 @@
  * (edit) that record; a File follows its EntityFile rows. Content is kept in the file storage.
  */
 import path from 'node:path';
-import { definePlugin, holds, type Principal } from '../../kernel';
+import { definePlugin, holds, KernelError, type Principal } from '../../kernel';
 import { httpRoutes } from '../../host';
 import {
   entityAccess,
@@ -45,6 +45,18 @@ export default definePlugin<FileConfig>(({ config, serviceConfig, services, hook
 
   // The last EntityFile of a file takes the file and its content with it (an attachment deleted, or the record).
   registry.extend('EntityFile', {
+    // Linking a file that is already attached elsewhere needs sight of it (else any editable record could
+    // be used to read someone else's file). A fresh file (Attachment.create's) has no links yet.
+    async beforeSave(values, sc) {
+      const fileId = values.file_id ?? sc.existing?.file_id;
+      const relinks =
+        !sc.existing || (values.file_id !== undefined && Number(values.file_id) !== Number(sc.existing.file_id));
+      if (!relinks || !(await sc.entities.count('EntityFile', { file_id: fileId }))) return values;
+      const asCaller = services.resolve<EntityService>('entityService').bind({ db: sc.db, principal: sc.principal });
+      if (!(await asCaller.count('File', { id: fileId })))
+        throw new KernelError('E_FORBIDDEN', `File ${String(fileId)} is not yours to attach`);
+      return values;
+    },
     async afterDelete(row, sc) {
       const fileId = Number(row.file_id);
       if (await sc.entities.count('EntityFile', { file_id: fileId })) return;

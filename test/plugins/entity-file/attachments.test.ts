@@ -86,6 +86,12 @@ describe('entity-file: Attachment, File and EntityFile', function () {
     expect(big.is_error).to.equal(1);
     expect(big.error_message).to.match(/larger than 64 bytes/);
     expect((await upload(admin, { name: 'nothing.txt' })).is_error).to.equal(1);
+    expect((await upload(admin, { name: 'typo.txt', content: 'x', descripton: 'typo' })).error_message).to.match(
+      /Unknown Attachment field/,
+    );
+    expect((await crm.api3(admin, 'Attachment', 'get', { entity_id: 'abc' })).error_message).to.match(
+      /Malformed entity_id/,
+    );
     expect(await readdir(directory)).to.deep.equal(before);
   });
 
@@ -115,6 +121,15 @@ describe('entity-file: Attachment, File and EntityFile', function () {
     // Seeing every contact is not enough for a mailing's files: the mailing's own permission is needed.
     const reader = (await crm.userWith('reader', ['access CRM', 'view all contacts'])).headers;
     expect((await crm.api3(reader, 'Attachment', 'get', { entity_table: 'civicrm_mailing' })).count).to.equal(0);
+    // Editing every activity is not enough to link the mailing's file to one (and so read it).
+    const linker = (
+      await crm.userWith('linker', ['access CRM', 'view all contacts', 'edit all contacts', 'view all activities'])
+    ).headers;
+    const relinked = await crm.api4(linker, 'EntityFile', 'create', {
+      values: { entity_table: 'civicrm_activity', entity_id: activityId, file_id: onMailing.id },
+    });
+    expect(relinked, JSON.stringify(relinked)).to.have.property('error_message');
+    expect((await crm.api3(linker, 'Attachment', 'get', { entity_id: activityId })).count).to.equal(1);
     const mailer = (await crm.userWith('mailer', ['access CRM', 'access CiviMail'])).headers;
     expect((await crm.api3(mailer, 'Attachment', 'get', { entity_table: 'civicrm_mailing' })).count).to.equal(1);
   });
