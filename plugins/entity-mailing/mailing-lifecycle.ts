@@ -137,6 +137,19 @@ export function extendMailings(entities: EntityRegistry, mailer: () => Mailer): 
     },
   });
   entities.extend('MailingComponent', {
+    // One default per component type: a new default takes the place of the old one.
+    async afterSave(row, sc) {
+      if (!row.is_default) return;
+      const others = await sc.entities.get('MailingComponent', {
+        where: [
+          { path: 'component_type', op: '=', value: row.component_type },
+          { path: 'is_default', op: '=', value: true },
+          { path: 'id', op: '<>', value: row.id },
+        ],
+        select: ['id'],
+      });
+      for (const other of others) await sc.entities.save('MailingComponent', { id: other.id, is_default: false });
+    },
     beforeGet(params, { api }) {
       if (api !== 3) return undefined;
       // 4.6.0: active components only, unless is_active is given; NULL asks for all.

@@ -150,6 +150,7 @@ describe('entity-file: Attachment, File and EntityFile', function () {
     const v3 = await crm.api3(admin, 'File', 'get', { id: fileId, return: ['description', 'created_id.display_name'] });
     expect(v3.values[String(fileId)]).to.include({ description: 'Final minutes' });
     expect((await crm.api3(admin, 'EntityFile', 'getfields', {})).values).to.have.property('file_id');
+    expect((await crm.api3(admin, 'Attachment', 'getfields', {})).values).to.include.keys('name', 'url', 'content');
     expect((await crm.api4(admin, 'File', 'getFields', {})).values.map((row) => row.name)).to.include('uri');
     const byRecord = await crm.api3(admin, 'Attachment', 'get', {
       entity_table: 'civicrm_mailing',

@@ -129,6 +129,27 @@ describe('entity-mailing: the mailing entities through APIv3 and APIv4', functio
     ]);
   });
 
+  it('MailingComponent: a new default header replaces the old default, which new mailings then no longer get', async () => {
+    const made = await crm.api3(admin, 'MailingComponent', 'create', {
+      name: 'New header',
+      component_type: 'Header',
+      is_default: 1,
+      body_text: 'New header text',
+    });
+    expect(made, JSON.stringify(made)).to.include({ is_error: 0 });
+    const defaults = await crm.api4(admin, 'MailingComponent', 'get', {
+      where: [
+        ['component_type', '=', 'Header'],
+        ['is_default', '=', true],
+      ],
+      select: ['name'],
+    });
+    expect(defaults.values.map((row) => row.name)).to.deep.equal(['New header']);
+    const mailing = await crm.api3(admin, 'Mailing', 'create', { name: 'After', subject: 'a' });
+    const got = await crm.api4(admin, 'Mailing', 'get', { where: [['id', '=', mailing.id]], select: ['header_id'] });
+    expect(got.values[0].header_id).to.equal(made.id);
+  });
+
   for (const [entity, values] of [
     ['MailingGroup', { entity_table: 'civicrm_group', group_type: 'Include' }],
     ['MailingRecipients', { contact_id: 'self' }],
