@@ -21,8 +21,8 @@ export interface EntityHttp {
 export async function bootEntityHttp(opts: {
   plugins: string[];
   pluginDirs?: string[];
-  /** More plugin options (e.g. the jobs runner's), besides the users plugin's. */
-  pluginConfig?: Record<string, Row>;
+  /** Plugin options by plugin name (merged with the users plugin's test keys). */
+  pluginConfig?: Record<string, unknown>;
 }): Promise<EntityHttp> {
   const testKernel = await bootTestKernel({
     plugins: ['users', 'auth-authx', 'rest-api3', 'rest-api4', ...opts.plugins],
