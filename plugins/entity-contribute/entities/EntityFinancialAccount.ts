@@ -45,7 +45,7 @@ const EntityFinancialAccount: EntityDef = {
   ],
   indexes: [
     {
-      name: 'index_entity_id_entity_table_account_relationship',
+      name: 'UI_entity_relationship',
       fields: ['entity_id', 'entity_table', 'account_relationship'],
       unique: true,
     },
