@@ -1,4 +1,5 @@
 /** The benchmark scenarios: each a request autocannon repeats, and a check that it really succeeds. */
+import { contributeScenarios } from './scenarios-contribute';
 
 export interface BenchCredentials {
   apiKey?: string;
@@ -8,6 +9,8 @@ export interface BenchCredentials {
   email?: string;
   /** The seeded group (every 20th contact a member), when entity-group's tables are there. */
   groupId?: number;
+  /** A seeded contact who contributes, when entity-contribute's tables are there. */
+  contributorId?: number;
 }
 
 export interface Scenario {
@@ -204,6 +207,7 @@ export function scenarios(credentials: BenchCredentials): Scenario[] {
     ),
     baseline: '/activities',
   });
+  list.push(...contributeScenarios(credentials, key, api3, api4));
   if (credentials.jwt)
     list.push(
       api3(

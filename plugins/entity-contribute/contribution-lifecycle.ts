@@ -2,6 +2,7 @@
  * Contribution behaviour: the net amount, the default line item (4.3.0; `skipLineItems=1` leaves it out, given
  * `line_items` replace it) and the transactions of its status, all in the contribution's transaction.
  */
+import { KernelError } from '../../kernel';
 import type { EntityRegistry, SaveContext } from '../entity-core';
 import { addDefaultLineItem, addLineItems, recordStatus } from './ledger';
 import { minus, toCents } from './money';
@@ -27,6 +28,27 @@ async function afterSave(row: Row, sc: SaveContext): Promise<void> {
   if (present(sc.params.line_items)) await addLineItems(sc.entities, row, sc.params.line_items);
   else if (!truthy(sc.params.skipLineItems)) await addDefaultLineItem(sc.entities, row);
   await recordStatus(sc.entities, row);
+  // 4.4.0: soft credits given with the contribution (`soft_credit`: [{contact_id, amount, soft_credit_type_id}]).
+  if (present(sc.params.soft_credit)) await addSoftCredits(sc, row);
+}
+
+async function addSoftCredits(sc: SaveContext, row: Row): Promise<void> {
+  const credits = sc.params.soft_credit;
+  if (!Array.isArray(credits) && (typeof credits !== 'object' || credits === null))
+    throw new KernelError(
+      'E_INVALID_PARAMS',
+      'soft_credit must be a list of {contact_id, amount, soft_credit_type_id}',
+    );
+  for (const credit of Object.values(credits as Row) as Row[]) {
+    if (!credit || typeof credit !== 'object' || !present(credit.contact_id))
+      throw new KernelError('E_INVALID_PARAMS', 'soft_credit: each credit needs a contact_id');
+    await sc.entities.save('ContributionSoft', {
+      amount: row.total_amount,
+      currency: row.currency,
+      ...credit,
+      contribution_id: row.id,
+    });
+  }
 }
 
 export function extendContributions(entities: EntityRegistry): void {

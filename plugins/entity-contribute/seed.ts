@@ -121,3 +121,23 @@ export async function seedContribute(knex: Knex): Promise<void> {
     );
   }
 }
+
+/** Migration 002: the soft credit types (4.4.0). */
+export const SOFT_CREDIT_TYPES: OptionGroupSeeds = {
+  soft_credit_type: {
+    title: 'Soft Credit Types',
+    values: [
+      [1, 'in_honor_of', 'In Honor of'],
+      [2, 'in_memory_of', 'In Memory of'],
+      [3, 'solicited', 'Solicited'],
+      [4, 'household', 'Household'],
+      [5, 'workplace', 'Workplace Giving'],
+      [6, 'foundation_affiliate', 'Foundation Affiliate'],
+      [7, '3rd-party_service', '3rd-party Service'],
+      [8, 'donor-advised_fund', 'Donor-advised Fund'],
+      [9, 'matched_gift', 'Matched Gift'],
+      [10, 'pcp', 'Personal Campaign Page'],
+      [11, 'gift', 'Gift'],
+    ],
+  },
+};
