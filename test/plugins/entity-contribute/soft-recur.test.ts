@@ -79,7 +79,7 @@ describe('entity-contribute: soft credits and recurring contributions over HTTP'
     const bad = await crm.api3(admin, 'ContributionRecur', 'create', { id: recur.id, frequency_unit: 'fortnight' });
     expect(bad).to.include({ is_error: 1 });
     const fields = await crm.api4(admin, 'ContributionRecur', 'getFields', { select: ['name'] });
-    expect(fields.values.map((field: { name: string }) => field.name)).to.include('next_sched_contribution_date');
+    expect(fields.values.map((field) => field.name)).to.include('next_sched_contribution_date');
     expect(await crm.api3(admin, 'ContributionRecur', 'delete', { id: recur.id })).to.include({ is_error: 0 });
   });
 });
