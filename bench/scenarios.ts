@@ -1,5 +1,6 @@
 /** The benchmark scenarios: each a request autocannon repeats, and a check that it really succeeds. */
-import { BENCH_CUSTOM_PATHS } from './seed-custom';
+import { contributeScenarios } from './scenarios-contribute';
+import { customScenarios } from './seed-custom';
 
 export interface BenchCredentials {
   apiKey?: string;
@@ -11,6 +12,8 @@ export interface BenchCredentials {
   groupId?: number;
   /** Whether the bench custom fields were made and filled (custom-data enabled). */
   customData?: boolean;
+  /** A seeded contact who contributes, when entity-contribute's tables are there. */
+  contributorId?: number;
 }
 
 export interface Scenario {
@@ -194,21 +197,7 @@ export function scenarios(credentials: BenchCredentials): Scenario[] {
     ),
     baseline: '/contacts-by-type',
   });
-  if (credentials.customData)
-    list.push({
-      ...api4(
-        'v4 Contact.get 10 custom fields of 3 groups, filtered on one (25)',
-        'Contact/get',
-        {
-          select: ['id', 'display_name', ...BENCH_CUSTOM_PATHS],
-          where: [['Bench_A.Tier', '=', 'Gold']],
-          orderBy: { sort_name: 'ASC' },
-          limit: 25,
-        },
-        key,
-      ),
-      baseline: '/contacts-custom',
-    });
+  list.push(...customScenarios(credentials, key, api4));
   list.push({
     ...api4(
       'v4 Activity.get + source and targets (25)',
@@ -222,6 +211,7 @@ export function scenarios(credentials: BenchCredentials): Scenario[] {
     ),
     baseline: '/activities',
   });
+  list.push(...contributeScenarios(credentials, key, api3, api4));
   if (credentials.jwt)
     list.push(
       api3(

@@ -3,6 +3,7 @@
  * as a deployer would (the service makes the tables), then filled for every contact in bulk SQL.
  */
 import type { Knex } from 'knex';
+import type { BenchCredentials, Scenario } from './scenarios';
 
 type Cli = (env: Record<string, string>, ...args: string[]) => string;
 
@@ -107,4 +108,21 @@ export async function fillBenchCustomData(db: Knex, log: (m: string) => void): P
   });
   for (const table of tables) await db.raw(`analyze "${table}"`);
   return true;
+}
+
+/** The custom data scenario: ten custom fields of three groups, filtered on one, against `/contacts-custom`. */
+export function customScenarios(
+  credentials: BenchCredentials,
+  key: Record<string, string>,
+  api4: (name: string, entityAction: string, params: Record<string, unknown>, auth: Record<string, string>) => Scenario,
+): Scenario[] {
+  if (!credentials.customData) return [];
+  const params = {
+    select: ['id', 'display_name', ...BENCH_CUSTOM_PATHS],
+    where: [['Bench_A.Tier', '=', 'Gold']],
+    orderBy: { sort_name: 'ASC' },
+    limit: 25,
+  };
+  const name = 'v4 Contact.get 10 custom fields of 3 groups, filtered on one (25)';
+  return [{ ...api4(name, 'Contact/get', params, key), baseline: '/contacts-custom' }];
 }

@@ -16,10 +16,11 @@ async function hasTable(db: Knex, table: string): Promise<boolean> {
 export async function seedExtras(
   db: Knex,
   log: (m: string) => void,
-): Promise<{ groupId?: number; customData?: boolean }> {
-  const out: { groupId?: number; customData?: boolean } = {};
+): Promise<{ groupId?: number; customData?: boolean; contributorId?: number }> {
+  const out: { groupId?: number; customData?: boolean; contributorId?: number } = {};
   await seedActivities(db, log);
   out.customData = await fillBenchCustomData(db, log);
+  out.contributorId = await seedContributions(db, log);
   if (await hasTable(db, 'crm_group_contact')) {
     let group = (await db('crm_group').where({ name: 'bench_group' }).first('id')) as { id: number } | undefined;
     if (!group) {
@@ -59,4 +60,30 @@ async function seedActivities(db: Knex, log: (m: string) => void): Promise<void>
   });
   await db.raw('analyze crm_activity');
   await db.raw('analyze crm_activity_contact');
+}
+
+/** A Completed donation (with its line item) from every 10th contact; answers the contact that creates pay for. */
+async function seedContributions(db: Knex, log: (m: string) => void): Promise<number | undefined> {
+  if (!(await hasTable(db, 'crm_contribution'))) return undefined;
+  const first = (await db('crm_contact').min('id as id').first()) as { id: number } | undefined;
+  if (await db('crm_contribution').where({ source: 'Bench donation' }).first('id')) return first?.id;
+  log('bench: seeding a donation from every 10th contact');
+  await db.transaction(async (trx) => {
+    await trx.raw(
+      `insert into crm_contribution (contact_id, financial_type_id, total_amount, net_amount, currency, source,
+         contribution_status_id, receive_date)
+       select c.id, (select id from crm_financial_type where name = 'Donation'), 10 + (c.id % 90), 10 + (c.id % 90),
+         'USD', 'Bench donation', 1, now()
+       from crm_contact c where c.id % 10 = 0`,
+    );
+    await trx.raw(
+      `insert into crm_line_item (entity_table, entity_id, contribution_id, label, qty, unit_price, line_total,
+         financial_type_id, non_deductible_amount)
+       select 'civicrm_contribution', id, id, 'Contribution Amount', 1, total_amount, total_amount, financial_type_id, 0
+       from crm_contribution where source = 'Bench donation'`,
+    );
+  });
+  await db.raw('analyze crm_contribution');
+  await db.raw('analyze crm_line_item');
+  return first?.id;
 }

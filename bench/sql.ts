@@ -75,6 +75,18 @@ export const BASELINE_PAGES: Record<string, BaselinePage> = {
     params: () => [25],
     shape: 'api4',
   },
+  // APIv4 Contribution.get with the financial type's label and the contributor's name (entity-contribute).
+  '/contributions': {
+    sql: `
+  select co.id, co.total_amount, ft.name as "financial_type_id:label", c.display_name as "contact_id.display_name"
+  from crm_contribution co
+  left join crm_financial_type ft on ft.id = co.financial_type_id
+  left join crm_contact c on c.id = co.contact_id
+  order by co.id
+  limit $1`,
+    params: () => [25],
+    shape: 'api4',
+  },
   // APIv4 Contact.autocomplete {input: 'jones'}: the first page of 15 by display name, and how many match.
   '/contacts-autocomplete': {
     sql: `

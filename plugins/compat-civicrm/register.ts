@@ -27,6 +27,8 @@ export const COMPAT: CompatCivicrm = Object.freeze({
     'administer CiviCRM system': 'administer CRM system',
     'access CiviCRM': 'access CRM',
     'access CiviCRM backend and API': 'access CRM',
+    'access CiviContribute': 'access contributions',
+    'delete in CiviContribute': 'delete contributions',
   }),
 });
 

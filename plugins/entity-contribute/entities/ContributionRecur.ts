@@ -1,0 +1,77 @@
+/** ContributionRecur: a recurring contribution's schedule (amount, frequency, installments, status). */
+import type { EntityDef } from '../../entity-core';
+import { currency, FINANCIAL_RECORDS, flag, id, money, text } from './fields';
+
+const ContributionRecur: EntityDef = {
+  name: 'ContributionRecur',
+  table: 'crm_contribution_recur',
+  description: 'A recurring contribution: how much, how often, how many times',
+  ownerField: 'contact_id',
+  permissions: FINANCIAL_RECORDS,
+  fields: [
+    id('Recurring Contribution ID', 'contribution_recur_id'),
+    {
+      name: 'contact_id',
+      type: 'Int',
+      title: 'Contact ID',
+      required: true,
+      apiRequired: true,
+      fk: 'Contact',
+      onDelete: 'cascade',
+    },
+    money('amount', 'Amount', { required: true, apiRequired: true }),
+    currency,
+    {
+      name: 'frequency_unit',
+      type: 'String',
+      title: 'Frequency Unit',
+      maxlength: 8,
+      default: 'month',
+      apiDefault: 'month',
+      options: { day: 'day', week: 'week', month: 'month', year: 'year' },
+    },
+    {
+      name: 'frequency_interval',
+      type: 'Int',
+      title: 'Interval (number of units)',
+      required: true,
+      default: 1,
+      apiDefault: 1,
+    },
+    { name: 'installments', type: 'Int', title: 'Number of Installments' },
+    { name: 'start_date', type: 'Timestamp', title: 'Start Date', required: true, default: { sql: 'now' } },
+    { name: 'create_date', type: 'Timestamp', title: 'Created Date', readonly: true, default: { sql: 'now' } },
+    { name: 'modified_date', type: 'Timestamp', title: 'Modified Date', default: { sql: 'now' } },
+    { name: 'cancel_date', type: 'Timestamp', title: 'Cancel Date' },
+    { name: 'cancel_reason', type: 'Text', title: 'Cancellation Reason' },
+    { name: 'end_date', type: 'Timestamp', title: 'Recurring Contribution End Date' },
+    text('processor_id', 'Processor ID'),
+    text('trxn_id', 'Transaction ID'),
+    text('invoice_id', 'Invoice ID'),
+    {
+      name: 'contribution_status_id',
+      type: 'Int',
+      title: 'Status',
+      default: 2,
+      apiDefault: 2,
+      optionGroup: 'contribution_status',
+    },
+    flag('is_test', 'Test', false),
+    { name: 'cycle_day', type: 'Int', title: 'Number of Cycle Day', required: true, default: 1, apiDefault: 1 },
+    { name: 'next_sched_contribution_date', type: 'Timestamp', title: 'Next Scheduled Contribution Date' },
+    { name: 'failure_count', type: 'Int', title: 'Number of Failures', default: 0 },
+    { name: 'failure_retry_date', type: 'Timestamp', title: 'Retry Failed Attempt Date' },
+    flag('auto_renew', 'Auto Renew', false),
+    { name: 'payment_processor_id', type: 'Int', title: 'Payment Processor ID' },
+    { name: 'financial_type_id', type: 'Int', title: 'Financial Type ID', fk: 'FinancialType', onDelete: 'set null' },
+    { name: 'payment_instrument_id', type: 'Int', title: 'Payment Method', optionGroup: 'payment_instrument' },
+    flag('is_email_receipt', 'Send email Receipt?', true),
+  ],
+  indexes: [
+    { name: 'UI_contrib_trxn_id', fields: ['trxn_id'], unique: true },
+    { name: 'UI_contrib_invoice_id', fields: ['invoice_id'], unique: true },
+    { name: 'contact', fields: ['contact_id'] },
+  ],
+};
+
+export default ContributionRecur;

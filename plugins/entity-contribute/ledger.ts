@@ -1,0 +1,130 @@
+/**
+ * The financial records of a contribution: its default line item (4.3.0, unless `skipLineItems`), and the
+ * transactions its status calls for — Completed: a payment into the asset account; Pending: a receivable.
+ */
+import { KernelError } from '../../kernel';
+import type { Entities } from '../entity-core';
+import { fromCents, minus, times, toCents } from './money';
+
+type Row = Record<string, unknown>;
+
+export const STATUS = { completed: 1, pending: 2 } as const;
+/** EntityFinancialAccount.account_relationship values (option group account_relationship). */
+export const RELATIONSHIP = { income: 1, receivable: 3, expense: 5, asset: 6 } as const;
+
+/** The account a financial type uses for a relationship (null when it has none). */
+export async function accountOf(
+  entities: Entities,
+  financialTypeId: unknown,
+  relationship: number,
+): Promise<number | null> {
+  const [link] = await entities.get('EntityFinancialAccount', {
+    where: {
+      entity_table: 'civicrm_financial_type',
+      entity_id: Number(financialTypeId),
+      account_relationship: relationship,
+    },
+    select: ['financial_account_id'],
+    limit: 1,
+  });
+  return link ? Number(link.financial_account_id) : null;
+}
+
+/** Where payments are deposited: the default asset account. */
+export async function depositAccount(entities: Entities): Promise<number | null> {
+  const [account] = await entities.get('FinancialAccount', {
+    where: { financial_account_type_id: 1, is_active: true },
+    select: ['id', 'is_default'],
+    orderBy: [
+      { path: 'is_default', dir: 'DESC' },
+      { path: 'id', dir: 'ASC' },
+    ],
+    limit: 1,
+  });
+  return account ? Number(account.id) : null;
+}
+
+/** The default line item: the whole amount, once, of the contribution's financial type. */
+export async function addDefaultLineItem(entities: Entities, contribution: Row): Promise<void> {
+  await entities.save('LineItem', {
+    entity_table: 'civicrm_contribution',
+    entity_id: contribution.id,
+    contribution_id: contribution.id,
+    label: 'Contribution Amount',
+    qty: '1',
+    unit_price: contribution.total_amount,
+    line_total: contribution.total_amount,
+    financial_type_id: contribution.financial_type_id,
+    non_deductible_amount: contribution.non_deductible_amount ?? '0',
+    tax_amount: contribution.tax_amount ?? '0',
+  });
+}
+
+/** Line items given by the caller (`line_items`: [{qty, unit_price, label, financial_type_id}]); they must add up. */
+export async function addLineItems(entities: Entities, contribution: Row, items: unknown): Promise<void> {
+  if (!Array.isArray(items) || !items.length)
+    throw new KernelError('E_INVALID_PARAMS', 'line_items must be a non-empty list of {qty, unit_price}');
+  let total = 0n;
+  const rows: Row[] = [];
+  for (const item of items as Row[]) {
+    if (!item || typeof item !== 'object')
+      throw new KernelError('E_INVALID_PARAMS', 'line_items: each item is an object');
+    const lineTotal = times(item.qty ?? 1, item.unit_price);
+    total += toCents(lineTotal);
+    rows.push({ ...item, qty: item.qty ?? 1, line_total: lineTotal });
+  }
+  if (total !== toCents(contribution.total_amount))
+    throw new KernelError(
+      'E_INVALID_PARAMS',
+      `line_items add up to ${fromCents(total)}, not the total_amount ${String(contribution.total_amount)}`,
+    );
+  for (const row of rows)
+    await entities.save('LineItem', {
+      label: 'Contribution Amount',
+      financial_type_id: contribution.financial_type_id,
+      ...row,
+      entity_table: 'civicrm_contribution',
+      entity_id: contribution.id,
+      contribution_id: contribution.id,
+    });
+}
+
+/** One transaction and its share for the contribution. */
+export async function recordTrxn(entities: Entities, contribution: Row, values: Row): Promise<Row> {
+  const fee = contribution.fee_amount ?? '0';
+  const trxn = await entities.save('FinancialTrxn', {
+    total_amount: contribution.total_amount,
+    fee_amount: fee,
+    net_amount: minus(contribution.total_amount, fee),
+    currency: contribution.currency ?? 'USD',
+    trxn_id: contribution.trxn_id,
+    payment_instrument_id: contribution.payment_instrument_id,
+    check_number: contribution.check_number,
+    trxn_date: contribution.receive_date ?? new Date(),
+    ...values,
+  });
+  await entities.save('EntityFinancialTrxn', {
+    entity_table: 'civicrm_contribution',
+    entity_id: contribution.id,
+    financial_trxn_id: trxn.id,
+    amount: contribution.total_amount,
+  });
+  return trxn;
+}
+
+/** The transactions a new contribution's status calls for (none for Cancelled, Failed…). */
+export async function recordStatus(entities: Entities, contribution: Row): Promise<void> {
+  const status = Number(contribution.contribution_status_id);
+  if (status === STATUS.completed)
+    await recordTrxn(entities, contribution, {
+      to_financial_account_id: await depositAccount(entities),
+      is_payment: true,
+      status_id: STATUS.completed,
+    });
+  else if (status === STATUS.pending)
+    await recordTrxn(entities, contribution, {
+      to_financial_account_id: await accountOf(entities, contribution.financial_type_id, RELATIONSHIP.receivable),
+      is_payment: false,
+      status_id: STATUS.pending,
+    });
+}

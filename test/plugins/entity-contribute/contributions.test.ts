@@ -1,0 +1,183 @@
+/** Contribution over HTTP: line items, transactions by status, the legacy alias, completetransaction. */
+import { expect } from 'chai';
+import { bootCrm, type Crm, type Headers, type Row } from './http';
+
+describe('entity-contribute: Contribution over HTTP', function () {
+  this.timeout(60000);
+  let crm: Crm;
+  let admin: Headers;
+  let ann: number;
+
+  before(async () => {
+    crm = await bootCrm();
+    admin = (await crm.userWith('root', ['*'])).headers;
+    const made = await crm.api4(admin, 'Contact', 'create', {
+      values: { contact_type: 'Individual', first_name: 'Ann' },
+    });
+    ann = Number(made.values[0].id);
+  });
+  after(() => crm?.t.close());
+
+  const lineItems = async (contributionId: number) =>
+    (await crm.api4(admin, 'LineItem', 'get', { where: [['contribution_id', '=', contributionId]] })).values as Row[];
+  const trxns = async (contributionId: number) =>
+    (
+      await crm.api4(admin, 'EntityFinancialTrxn', 'get', {
+        select: [
+          'amount',
+          'financial_trxn_id.is_payment',
+          'financial_trxn_id.status_id',
+          'financial_trxn_id.to_financial_account_id.name',
+        ],
+        where: [
+          ['entity_table', '=', 'civicrm_contribution'],
+          ['entity_id', '=', contributionId],
+        ],
+        orderBy: { id: 'ASC' },
+      })
+    ).values as Row[];
+
+  it('4.3.0 APIv3 create: a default line item for the total and a payment into the deposit account', async () => {
+    const made = await crm.api3(admin, 'Contribution', 'create', {
+      contact_id: ann,
+      financial_type_id: 'Donation',
+      total_amount: 100.1,
+      fee_amount: '2.35',
+    });
+    expect(made, JSON.stringify(made)).to.include({ is_error: 0, count: 1 });
+    const row = made.values[String(made.id)];
+    expect(row).to.include({
+      total_amount: '100.10',
+      fee_amount: '2.35',
+      net_amount: '97.75',
+      contribution_status_id: '1',
+    });
+    const items = await lineItems(Number(made.id));
+    expect(items).to.have.length(1);
+    expect(items[0]).to.include({
+      qty: 1,
+      unit_price: 100.1,
+      line_total: 100.1,
+      label: 'Contribution Amount',
+    });
+    const [share] = await trxns(Number(made.id));
+    expect(share).to.include({
+      amount: 100.1,
+      'financial_trxn_id.is_payment': true,
+      'financial_trxn_id.to_financial_account_id.name': 'Deposit Bank Account',
+    });
+  });
+
+  it('4.3.0 skipLineItems=1 makes no line item', async () => {
+    const made = await crm.api3(admin, 'Contribution', 'create', {
+      contact_id: ann,
+      financial_type_id: 1,
+      total_amount: 20,
+      skipLineItems: 1,
+    });
+    expect(made, JSON.stringify(made)).to.include({ is_error: 0 });
+    expect(await lineItems(Number(made.id))).to.have.length(0);
+  });
+
+  it('4.3 the legacy alias contribution_type_id sets the financial type', async () => {
+    const made = await crm.api3(admin, 'Contribution', 'create', {
+      contact_id: ann,
+      contribution_type_id: 'Event Fee',
+      total_amount: '15',
+    });
+    expect(made, JSON.stringify(made)).to.include({ is_error: 0 });
+    const got = await crm.api3(admin, 'Contribution', 'get', { id: made.id, return: ['financial_type_id'] });
+    const types = await crm.api4(admin, 'FinancialType', 'get', { where: [['name', '=', 'Event Fee']] });
+    expect(got.values[String(made.id)].financial_type_id).to.equal(String(types.values[0].id));
+  });
+
+  it('given line_items must add up to the total (bad input is an API error)', async () => {
+    const bad = await crm.api3(admin, 'Contribution', 'create', {
+      contact_id: ann,
+      financial_type_id: 1,
+      total_amount: '10.00',
+      line_items: [{ qty: 3, unit_price: '3.33' }],
+    });
+    expect(bad).to.include({ is_error: 1 });
+    expect(String(bad.error_message)).to.match(/add up to 9.99/);
+    const good = await crm.api3(admin, 'Contribution', 'create', {
+      contact_id: ann,
+      financial_type_id: 1,
+      total_amount: '10.00',
+      line_items: [
+        { qty: 3, unit_price: '3.33', label: 'Mugs' },
+        { qty: 1, unit_price: '0.01', label: 'Sticker' },
+      ],
+    });
+    expect(good, JSON.stringify(good)).to.include({ is_error: 0 });
+    expect((await lineItems(Number(good.id))).map((item) => item.line_total)).to.deep.equal([9.99, 0.01]);
+  });
+
+  it('4.3.4 completetransaction: Pending becomes Completed, the receivable is paid; twice is refused', async () => {
+    const made = await crm.api4(admin, 'Contribution', 'create', {
+      values: {
+        contact_id: ann,
+        financial_type_id: 1,
+        total_amount: '42.50',
+        'contribution_status_id:name': 'Pending',
+      },
+    });
+    const id = Number(made.values[0].id);
+    const [receivable] = await trxns(id);
+    expect(receivable).to.include({
+      'financial_trxn_id.is_payment': false,
+      'financial_trxn_id.to_financial_account_id.name': 'Accounts Receivable',
+    });
+    const done = await crm.api3(admin, 'Contribution', 'completetransaction', { id, trxn_id: 'T-42' });
+    expect(done, JSON.stringify(done)).to.include({ is_error: 0 });
+    const got = await crm.api4(admin, 'Contribution', 'get', {
+      where: [['id', '=', id]],
+      select: ['contribution_status_id:name', 'trxn_id'],
+    });
+    expect(got.values[0]).to.include({ 'contribution_status_id:name': 'Completed', trxn_id: 'T-42' });
+    const shares = await trxns(id);
+    expect(shares.map((share) => share['financial_trxn_id.is_payment'])).to.deep.equal([false, true]);
+    expect(shares[1]).to.include({
+      amount: 42.5,
+      'financial_trxn_id.to_financial_account_id.name': 'Deposit Bank Account',
+    });
+    const again = await crm.api3(admin, 'Contribution', 'completetransaction', { id });
+    expect(again).to.include({ is_error: 1, error_message: 'Contribution already completed' });
+  });
+
+  it('APIv4 get with a filter and joins (financial type name, contact name); update; delete', async () => {
+    const made = await crm.api4(admin, 'Contribution', 'create', {
+      values: { contact_id: ann, financial_type_id: 2, total_amount: '7.00', source: 'Fair' },
+    });
+    const id = Number(made.values[0].id);
+    const got = await crm.api4(admin, 'Contribution', 'get', {
+      select: ['total_amount', 'financial_type_id:label', 'contact_id.display_name'],
+      where: [['source', '=', 'Fair']],
+    });
+    expect(got.values).to.have.length(1);
+    expect(got.values[0]).to.include({
+      total_amount: 7,
+      'financial_type_id:label': 'Member Dues',
+      'contact_id.display_name': 'Ann',
+    });
+    const updated = await crm.api4(admin, 'Contribution', 'update', {
+      where: [['id', '=', id]],
+      values: { source: 'Fete' },
+    });
+    expect(updated.values[0]).to.include({ source: 'Fete' });
+    await crm.api4(admin, 'Contribution', 'delete', { where: [['id', '=', id]] });
+    expect(await lineItems(id)).to.have.length(0);
+    expect(await trxns(id)).to.have.length(0);
+  });
+
+  it('getfields lists total_amount as Money and the alias; a bad amount is an API error', async () => {
+    const fields = await crm.api3(admin, 'Contribution', 'getfields', { action: 'create' });
+    expect(fields.values.total_amount).to.include({ name: 'total_amount' });
+    const bad = await crm.api3(admin, 'Contribution', 'create', {
+      contact_id: ann,
+      financial_type_id: 1,
+      total_amount: 'lots',
+    });
+    expect(bad).to.include({ is_error: 1 });
+  });
+});
