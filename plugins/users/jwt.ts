@@ -34,7 +34,11 @@ export async function verifyJwt(
   keyring: Keyring,
   token: string,
 ): Promise<null | { reject: string } | { contactId: number; claims: Record<string, unknown> }> {
-  if (token.split('.').length !== 3 || token.length > 8192) return null;
+  const parts = token.split('.');
+  if (parts.length !== 3 || token.length > 8192) return null;
+  // One token, one spelling: base64url whose unused trailing bits are set decodes to the same bytes, so a
+  // token with a changed last character would otherwise still verify (the token is malleable).
+  if (parts.some((part) => Buffer.from(part, 'base64url').toString('base64url') !== part)) return null;
   const { decodeProtectedHeader, errors, jwtVerify } = await jose();
   let kid: unknown;
   try {

@@ -213,6 +213,17 @@ describe('auth-authx: flows × credentials (defaults: jwt + api_key, guards site
       const tok = await sign(SIGN_K2, 'k2', { sub: 'cid:424242', scope: 'authx', exp: exp() });
       expect401(await flows.xheader(`Bearer ${tok}`), 'Contact ID 424242 is invalid');
     });
+    it('refuses a token whose last character was changed in bits base64url leaves unused (no malleable tokens)', async () => {
+      const tok = await sign(SIGN_K2, 'k2', { sub: sub(), scope: 'authx', exp: exp() });
+      expect((await flows.xheader(`Bearer ${tok}`)).body).to.include({ via: 'jwt' });
+      // An HS256 signature is 32 bytes, 43 characters: the last one carries 4 bits and 2 unused ones.
+      const last = tok.at(-1)!;
+      const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+      const sibling = alphabet[alphabet.indexOf(last) ^ 1];
+      const twin = tok.slice(0, -1) + sibling;
+      expect(Buffer.from(twin.split('.')[2], 'base64url')).to.deep.equal(Buffer.from(tok.split('.')[2], 'base64url'));
+      expect401(await flows.xheader(`Bearer ${twin}`), 'Invalid credential');
+    });
     it('treats garbage shaped like a JWT as an invalid credential, never a 500', async () => {
       for (const tok of ['a.b.c', 'eyJhbGciOiJIUzI1NiJ9.e30.', '...', 'eyJ%%%.x.y'])
         expect401(await flows.xheader(`Bearer ${tok}`), 'Invalid credential');
