@@ -93,6 +93,9 @@ export function fieldLifecycle(custom: CustomData): EntityLifecycle {
       const out: Row = { ...values, name };
       const multi = isMultiValued({ html_type: String(merged.html_type), serialize: Number(merged.serialize ?? 0) });
       if (multi) out.serialize = 1;
+      // Options given to a field without an options widget would be lost: refused instead.
+      if (sc.params.option_values !== undefined && !OPTION_WIDGETS.has(String(merged.html_type)))
+        throw invalid(`option_values needs an options widget, not ${String(merged.html_type)}`, 'option_values');
       const id = sc.existing ? Number(sc.existing.id) : await nextId(sc.db, 'crm_custom_field');
       if (OPTION_WIDGETS.has(String(merged.html_type)) && merged.data_type !== 'Boolean' && !merged.option_group_id)
         out.option_group_id = await optionGroupFor(sc, id, merged.label ?? name, sc.params);

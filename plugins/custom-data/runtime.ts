@@ -51,11 +51,10 @@ export class CustomData {
 
   /** The group whose values entity this is (`Custom_<group name>`). */
   groupOf(entity: string): GroupRow | undefined {
-    for (const found of this.meta.byId.values()) if (found.entity === entity) return found.group;
     return this.groups.get(entity);
   }
 
-  /** Groups by value entity, fields or not. */
+  /** Active and inactive groups by value entity name, as last loaded. */
   private groups = new Map<string, GroupRow>();
 
   /** Reads the metadata and swaps it into the registry; a load that started later always wins. */
@@ -65,10 +64,7 @@ export class CustomData {
     if (generation < this.applied) return;
     this.applied = generation;
     const meta = customMetadata(groups, fields, (name) => this.bootEntity(name));
-    this.registry.applyRuntime(
-      meta.entities.map((def) => ({ def })),
-      meta.fields,
-    );
+    this.registry.applyRuntime(meta.entities, meta.fields);
     this.meta = meta;
     this.groups = new Map(groups.map((group) => [valueEntityName(group), group]));
   }

@@ -126,14 +126,11 @@ export class EntityRegistry {
   private booted = new Map<string, CompiledEntity>();
 
   /**
-   * Run-time metadata (custom data, docs/adr/0014): replaces every run-time entity and every field added at
+   * Run-time metadata (custom data, docs/adr/0015): replaces every run-time entity and every field added at
    * run time with these, in one swap. A request holding an entity keeps the version it read; the next lookup
    * sees the new one. Entities declared at boot keep their lifecycle (one shared list), so taps still apply.
    */
-  applyRuntime(
-    entities: Array<{ def: EntityDef; lifecycle?: EntityLifecycle }>,
-    fields: Map<string, FieldDef[]>,
-  ): void {
+  applyRuntime(entities: EntityDef[], fields: Map<string, FieldDef[]>): void {
     const next = new Map(this.booted);
     for (const [name, added] of fields) {
       const base = next.get(name);
@@ -141,10 +138,10 @@ export class EntityRegistry {
       const taken = added.filter((field) => !base.byName.has(field.name));
       next.set(name, compile({ ...base, fields: [...base.fields, ...taken] }, base.lifecycle as EntityLifecycle[]));
     }
-    for (const { def, lifecycle } of entities) {
+    for (const def of entities) {
       if (this.booted.has(def.name))
         throw new KernelError('E_INVALID_PARAMS', `${def.name} is the name of an entity the service declares`);
-      next.set(def.name, compile(def, [lifecycle ?? {}]));
+      next.set(def.name, compile(def, [{}]));
     }
     this.map = next;
     this.invalidateOptions();

@@ -214,6 +214,14 @@ describe('custom-data: custom groups and fields over HTTP', function () {
       html_type: 'Text',
     });
     expect(bad).to.include({ is_error: 1 });
+    const lost = await crm.api3(admin, 'CustomField', 'create', {
+      custom_group_id: groupId,
+      label: 'Plain',
+      data_type: 'String',
+      html_type: 'Text',
+      option_values: { a: 'A' },
+    });
+    expect(String(lost.error_message)).to.match(/option_values needs an options widget/);
     const munged = await crm.api3(admin, 'CustomField', 'create', {
       custom_group_id: groupId,
       label: 'a"; drop table crm_contact; --',
