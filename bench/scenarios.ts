@@ -1,6 +1,7 @@
 /** The benchmark scenarios: each a request autocannon repeats, and a check that it really succeeds. */
 import { contributeScenarios } from './scenarios-contribute';
 import { customScenarios } from './seed-custom';
+import { bulkScenarios } from './scenarios-bulk';
 
 export interface BenchCredentials {
   apiKey?: string;
@@ -212,6 +213,7 @@ export function scenarios(credentials: BenchCredentials): Scenario[] {
     baseline: '/activities',
   });
   list.push(...contributeScenarios(credentials, key, api3, api4));
+  list.push(...bulkScenarios(key, api4));
   if (credentials.jwt)
     list.push(
       api3(

@@ -18,7 +18,7 @@ import {
   type ActionName,
 } from './action-specs';
 import type { Params } from './base';
-import { Api4Writes } from './writes';
+import { Api4Saves } from './saves';
 import { autocomplete } from './autocomplete';
 
 import { v4Permission } from './action-specs';
@@ -57,8 +57,8 @@ export function defineGenericActions(actions: ActionRegistrar, service: EntitySe
   }
 }
 
-/** The generic actions: the reads and writes of {@link Api4Writes}, the meta actions, and chaining. */
-class Generic extends Api4Writes {
+/** The generic actions: the reads and writes of {@link Api4Saves}, the meta actions, and chaining. */
+class Generic extends Api4Saves {
   run(
     action: ActionName,
     entity: CompiledEntity,

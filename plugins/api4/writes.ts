@@ -1,13 +1,13 @@
-/** The generic APIv4 writes: create, update, save (records, defaults, match), delete and replace. */
+/** The generic APIv4 writes: create, update and delete (save and replace: saves.ts). */
 import { KernelError, type ActionContext } from '../../kernel';
 import type { CompiledEntity } from '../entity-core';
 import { type Condition } from '../entity-core';
 import { resolveValueSuffixes } from './suffixes';
-import { invalid, mayRead, parseWhere, v4Field } from './params';
+import { invalid, mayRead, v4Field } from './params';
 import { coerceWrite } from './coerce';
 import type { Row } from './types';
 import { Api4Base, type Params, type Reader } from './base';
-import { matchReplaced, mergeRelated, splitRelated, type RelatedValues } from './write-parts';
+import { splitRelated, type RelatedValues } from './write-parts';
 
 export const ACL = () => new KernelError('E_FORBIDDEN', 'ACL check failed', { details: { acl: true } });
 
@@ -19,7 +19,7 @@ export const SAVE_ERRORS = {
 };
 
 export class Api4Writes extends Api4Base {
-  private values(entity: CompiledEntity, raw: unknown, ctx: Reader, allowId = true): Row {
+  protected values(entity: CompiledEntity, raw: unknown, ctx: Reader, allowId = true): Row {
     if (raw === undefined || raw === null) return {};
     if (typeof raw !== 'object' || Array.isArray(raw)) throw invalid('values must be an object');
     const out: Row = {};
@@ -47,7 +47,7 @@ export class Api4Writes extends Api4Base {
    * Creates (existing null) or updates one record through the service, then its related records
    * (`email_primary.email`); returns the stored row as APIv4 shows it, with the related values written.
    */
-  private async saveOne(
+  protected async saveOne(
     e: CompiledEntity,
     input: Row,
     existing: Row | null,
@@ -96,7 +96,7 @@ export class Api4Writes extends Api4Base {
   }
 
   /** `values` with `field:name` keys resolved to stored values (option lookups need the database). */
-  private suffixFree(e: CompiledEntity, raw: unknown, ctx: ActionContext): Promise<unknown> {
+  protected suffixFree(e: CompiledEntity, raw: unknown, ctx: ActionContext): Promise<unknown> {
     return resolveValueSuffixes(this.registry, ctx.db, e, raw);
   }
 
@@ -121,41 +121,6 @@ export class Api4Writes extends Api4Base {
     return { values: out };
   }
 
-  async save(entity: CompiledEntity, params: Params, ctx: ActionContext) {
-    const records = (params.records as Row[] | undefined) ?? [];
-    const given = splitRelated(entity, params.defaults ?? {});
-    const defaults = this.values(entity, await this.suffixFree(entity, given.own, ctx), ctx, false);
-    const match = (params.match as string[] | undefined) ?? [];
-    for (const field of match)
-      if (!v4Field(entity, field)) throw invalid(`Invalid field '${field}' in match`, { error_field: field });
-    const out: Row[] = [];
-    for (const [i, rec] of records.entries()) {
-      const { own, related } = splitRelated(entity, rec);
-      const values = { ...defaults, ...this.values(entity, await this.suffixFree(entity, own, ctx), ctx) };
-      let existing: Row | null = null;
-      if (values.id !== undefined) {
-        const seen = await this.matching(entity, undefined, ctx, [{ path: 'id', op: '=', value: values.id }]);
-        if (!seen.length) {
-          if (await this.service.byId(this.session(ctx), entity, values.id as number)) throw ACL();
-          throw invalid(`records[${i}]: ${entity.name} id ${String(values.id)} not found`, { error_field: 'id' });
-        }
-        existing = await this.service.byId(this.session(ctx), entity, values.id as number);
-      } else if (match.length && match.every((m) => m in values)) {
-        const conds: Condition[] = match.map((m) =>
-          values[m] === null ? { path: m, op: 'IS NULL' } : { path: m, op: '=', value: values[m] },
-        );
-        const ids = await this.matching(entity, undefined, ctx, conds);
-        if (ids.length > 1)
-          throw invalid(`records[${i}]: match criteria found ${ids.length} ${entity.name} records`, {
-            error_field: 'match',
-          });
-        if (ids.length) existing = await this.service.byId(this.session(ctx), entity, ids[0]);
-      }
-      out.push(await this.saveOne(entity, values, existing, ctx, mergeRelated(given.related, related)));
-    }
-    return { values: out };
-  }
-
   async delete(e: CompiledEntity, p: Params, ctx: ActionContext) {
     if (!Array.isArray(p.where) || !p.where.length)
       throw invalid('Parameter "where" is required for delete', { error_field: 'where' });
@@ -171,38 +136,9 @@ export class Api4Writes extends Api4Base {
     return { values: out };
   }
 
-  private async deleteOne(e: CompiledEntity, id: number, ctx: ActionContext, forGood = false): Promise<void> {
+  protected async deleteOne(e: CompiledEntity, id: number, ctx: ActionContext, forGood = false): Promise<void> {
     const row = (await this.service.byId(this.session(ctx), e, id))!;
     const params = forGood ? { id, skip_undelete: 1 } : { id };
     await this.service.delete(this.session(ctx), e, row, { params, errors: SAVE_ERRORS });
   }
-
-  async replace(entity: CompiledEntity, params: Params, ctx: ActionContext) {
-    if (!Array.isArray(params.where) || !params.where.length)
-      throw invalid('Parameter "where" is required for replace', { error_field: 'where' });
-    const wc = this.wc(entity, ctx);
-    const conds = parseWhere(wc, params.where);
-    await this.translateSuffixes(wc, ctx.db);
-    const before = await this.matching(entity, params.where, ctx);
-    // The where's equalities are defaults of every record (as APIv4 does).
-    const defaults = { ...equalities(conds), ...((params.defaults as Row | undefined) ?? {}) };
-    const records = await matchReplaced(
-      this.service,
-      this.session(ctx),
-      entity,
-      { records: (params.records as Row[] | undefined) ?? [], defaults, match: params.match },
-      before,
-    );
-    const { values } = await this.save(entity, { records, defaults }, ctx);
-    const kept = new Set(values.map((r) => Number(r.id)));
-    for (const id of before) if (!kept.has(id)) await this.deleteOne(entity, id, ctx);
-    return { values };
-  }
-}
-
-/** Is this a top-level `=` filter (replace's defaults)? */
-function equalities(conds: Condition[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const c of conds) if ('path' in c && c.op === '=' && !c.path.includes('.')) out[c.path] = c.value;
-  return out;
 }

@@ -7,16 +7,12 @@ import { addressPlaces } from './address-places';
 import type { Knex } from 'knex';
 import type { EntityRegistry, SaveContext } from '../entity-core';
 import { has, type Row } from './row-values';
+import { batchedBlockHooks, type BlockRules } from './contact-blocks-batch';
 
 /** Primary rules (§4.5) for the blocks of a contact. */
 function blockLifecycle(
   table: string,
-  opts: {
-    primary: boolean;
-    locationDefault: boolean;
-    normalise?: (v: Row) => void;
-    onPrimary?: (row: Row, sc: SaveContext) => Promise<void>;
-  },
+  opts: BlockRules & { onPrimary?: (row: Row, sc: SaveContext) => Promise<void> },
 ) {
   const promote = async (db: Knex, contactId: unknown) => {
     const hasPrimary = await db(table).where({ contact_id: contactId, is_primary: true }).first('id');
@@ -28,6 +24,7 @@ function blockLifecycle(
     if (first) await db(table).where('id', first.id).update({ is_primary: true });
   };
   return {
+    ...batchedBlockHooks(table, opts),
     async beforeSave(values: Row, sc: SaveContext) {
       opts.normalise?.(values);
       if (!sc.existing && opts.locationDefault && !has(values.location_type_id)) {
@@ -96,6 +93,15 @@ export function extendContactBlocks(entities: EntityRegistry): void {
           .update({ display_name: row.email, sort_name: row.email });
       }
     },
+    onPrimaries: async (rows, db) => {
+      const ids = rows.map((row) => Number(row.id));
+      await db.raw(
+        `update crm_contact c set display_name = e.email, sort_name = e.email from crm_email e
+         where e.id in (${ids.map(() => '?').join(', ')}) and c.id = e.contact_id and c.contact_type = 'Individual'
+           and coalesce(c.first_name, '') = '' and coalesce(c.middle_name, '') = '' and coalesce(c.last_name, '') = ''`,
+        ids,
+      );
+    },
   });
   entities.extend('Email', {
     ...email,
@@ -107,6 +113,17 @@ export function extendContactBlocks(entities: EntityRegistry): void {
           .db('crm_email')
           .where('contact_id', row.contact_id as number)
           .whereNot('id', row.id as number)
+          .update({ is_bulkmail: false });
+    },
+    async afterSaveMany(rows, batch) {
+      await email.afterSaveMany(rows, batch);
+      const flagged = new Map<number, number>();
+      for (const row of rows) if (row.is_bulkmail) flagged.set(Number(row.contact_id), Number(row.id));
+      if (flagged.size)
+        await batch
+          .db('crm_email')
+          .whereIn('contact_id', [...flagged.keys()])
+          .whereNotIn('id', [...flagged.values()])
           .update({ is_bulkmail: false });
     },
   });

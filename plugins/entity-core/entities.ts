@@ -21,6 +21,8 @@ export interface Entities {
   count(entity: string, where?: EntityQuery['where']): Promise<number>;
   /** Creates, or updates when `values.id` is given; other keys that are not writable fields reach the hooks as params. */
   save(entity: string, values: Row): Promise<Row>;
+  /** Creates many records in a few statements (same rules as `save` without an id); stored rows in order. */
+  saveMany(entity: string, records: Row[]): Promise<Row[]>;
   delete(entity: string, id: number): Promise<void>;
 }
 
@@ -62,17 +64,22 @@ export function bindEntities(service: EntityService, session: EntitySession): En
     },
     save: async (name, input) => {
       const entity = entityOf(name);
-      const values: Row = {};
-      for (const [key, value] of Object.entries(input)) {
-        const field = entity.lookup.get(key);
-        if (field && !field.related && !field.labelOf && !field.via && value !== undefined) values[field.name] = value;
-      }
+      const values = writable(entity, input);
       let existing: Row | null = null;
       if (present(values.id)) {
         existing = await service.byId(session, entity, Number(values.id));
         if (!existing) throw new KernelError('E_NOT_FOUND', `${entity.name} id ${String(values.id)} not found`);
       }
       return service.save(session, entity, values, { existing, params: input });
+    },
+    saveMany: (name, records) => {
+      const entity = entityOf(name);
+      return service.saveMany(
+        session,
+        entity,
+        records.map((input) => writable(entity, input)),
+        { params: records },
+      );
     },
     delete: async (name, id) => {
       const entity = entityOf(name);
@@ -81,6 +88,16 @@ export function bindEntities(service: EntityService, session: EntitySession): En
       await service.delete(session, entity, row);
     },
   };
+}
+
+/** The keys of a record that are writable fields of the entity (the rest reach the hooks as params). */
+function writable(entity: CompiledEntity, input: Row): Row {
+  const values: Row = {};
+  for (const [key, value] of Object.entries(input)) {
+    const field = entity.lookup.get(key);
+    if (field && !field.related && !field.labelOf && !field.via && value !== undefined) values[field.name] = value;
+  }
+  return values;
 }
 
 function paging(query: EntityQuery): Pick<Query, 'limit' | 'offset'> {

@@ -32,5 +32,5 @@ export { isList } from './collections';
 export { dbError } from './db-errors';
 export { allOf, referencedRowAccess, RowAccessControl } from './row-access';
 export { apiCliCommand, CLI_PRINCIPAL } from './cli';
-export { EntityService, type EntitySession, type SaveErrors, type SaveOptions } from './service';
+export { EntityService, type EntitySession, type SaveErrors, type SaveOptions, type BatchOptions } from './service';
 export type { Entities, EntityQuery } from './entities';

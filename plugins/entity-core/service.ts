@@ -4,9 +4,7 @@
  * generic actions are translators in front of it (wire params → service call → wire shape); lifecycle code
  * reaches other entities through {@link Entities} (`sc.entities`), in the same transaction, trusted.
  */
-import type { AwilixContainer } from 'awilix';
-import type { Knex } from 'knex';
-import { KernelError, type Cradle, type Principal } from '../../kernel';
+import { KernelError, type Principal } from '../../kernel';
 import { sqlDuring } from '../../host';
 import type { EntityRegistry } from './registry';
 import type { Condition, Query } from './conditions';
@@ -15,40 +13,12 @@ import type { CompiledEntity, SaveContext } from './types';
 import { bindEntities, type Entities } from './entities';
 import { cascadeDynamicReferences, checkDynamicReferences } from './dynamic-refs';
 import { saveCollections, takeCollections } from './collections';
+import { createMany } from './save-many';
+import { present, type BatchOptions, type EntitySession, type SaveErrors, type SaveOptions } from './session';
 
 type Row = Record<string, unknown>;
 
-/** Who calls, in which transaction, and whether the caller is trusted in-process code. */
-export interface EntitySession {
-  db: Knex;
-  principal: Principal;
-  /** Trusted in-process code: no row access, no join permission checks. The principal stays who it is. */
-  trusted?: boolean;
-  /** The request scope (join permission checks ask `kernel.can` through it). */
-  scope?: AwilixContainer<Cradle>;
-  /** The API version reading, when one says so (beforeGet taps that follow one version's wire rules). */
-  api?: 3 | 4;
-}
-
-/** How a translator wants the service's refusals worded (each API has its own shape). */
-export interface SaveErrors {
-  /** Mandatory fields missing on create. */
-  mandatory?(fields: string[], entity: CompiledEntity): Error;
-  /** Row access refused the write. */
-  access?(): Error;
-}
-
-export interface SaveOptions {
-  /** The stored row before an update (field names), or null/absent on create. */
-  existing?: Row | null;
-  /** Params as the caller sent them (lifecycle code reads extras such as Contact's `email`). */
-  params?: Row;
-  errors?: SaveErrors;
-  /** Read the row again when an afterSave hook sent SQL (default true; APIv4 reads its own answer anyway). */
-  reread?: boolean;
-}
-
-export const present = (v: unknown) => v !== undefined && v !== null && v !== '';
+export { present, type EntitySession, type SaveErrors, type SaveOptions, type BatchOptions } from './session';
 
 export class EntityService {
   constructor(
@@ -154,33 +124,13 @@ export class EntityService {
    */
   async save(session: EntitySession, entity: CompiledEntity, input: Row, options: SaveOptions = {}): Promise<Row> {
     const existing = options.existing ?? null;
-    let values: Row = { ...input };
-    delete values.id;
-    if (!existing)
-      for (const field of entity.fields)
-        if (values[field.name] === undefined && field.apiDefault !== undefined) values[field.name] = field.apiDefault;
+    let values = initialValues(entity, input, existing);
     const sc = this.saveContext(session, options.params ?? input, existing);
     for (const lifecycle of entity.lifecycle) {
       const changed = await lifecycle.beforeSave?.(values, sc);
       if (changed) values = changed;
     }
-    const collections = takeCollections(entity, values);
-    // A structure given to a text field (and left so by the taps) is stored as its JSON text.
-    for (const field of entity.fields)
-      if (!field.serialize && values[field.name] !== null && typeof values[field.name] === 'object')
-        if (!(values[field.name] instanceof Date)) values[field.name] = JSON.stringify(values[field.name]);
-    await checkDynamicReferences(session.db, this.registry, entity, values, { ...existing, ...values });
-    if (!existing) {
-      const missing = entity.fields.filter((f) => f.apiRequired && !present(values[f.name])).map((f) => f.name);
-      if (missing.length) throw options.errors?.mandatory?.(missing, entity) ?? mandatory(missing, entity);
-    }
-    if (existing) {
-      await this.checkWrite(session, entity, 'edit', { id: Number(existing.id) }, options.errors);
-      // An update may not move a row out of what the caller may edit (an email to another contact).
-      const viewer = this.viewer(session);
-      if (viewer && (await this.store.access.touches(entity, values, viewer)))
-        await this.checkWrite(session, entity, 'edit', { proposed: { ...existing, ...values } }, options.errors);
-    } else await this.checkWrite(session, entity, 'create', { proposed: values }, options.errors);
+    const collections = await this.readyToWrite(session, entity, values, existing, options.errors);
     const row = existing
       ? (await this.store.updateRow(session.db, entity, Number(existing.id), values))!
       : await this.store.insertRow(session.db, entity, values);
@@ -191,6 +141,42 @@ export class EntityService {
       for (const lifecycle of entity.lifecycle) await lifecycle.afterSave?.({ ...row }, sc);
     });
     return sent.length && options.reread !== false ? (await this.byId(session, entity, Number(row.id)))! : row;
+  }
+
+  /** Creates many records of one entity in a few statements, with the same lifecycle as {@link save}. */
+  saveMany(session: EntitySession, entity: CompiledEntity, inputs: Row[], options: BatchOptions = {}): Promise<Row[]> {
+    return createMany(this, session, entity, inputs, options);
+  }
+
+  /**
+   * The checks between the lifecycle's beforeSave and the write: collections taken out, structures as JSON
+   * text, dynamic references, mandatory fields (create) and row access. Returns the collections to save.
+   */
+  async readyToWrite(
+    session: EntitySession,
+    entity: CompiledEntity,
+    values: Row,
+    existing: Row | null,
+    errors?: SaveErrors,
+  ): Promise<ReturnType<typeof takeCollections>> {
+    const collections = takeCollections(entity, values);
+    // A structure given to a text field (and left so by the taps) is stored as its JSON text.
+    for (const field of entity.fields)
+      if (!field.serialize && values[field.name] !== null && typeof values[field.name] === 'object')
+        if (!(values[field.name] instanceof Date)) values[field.name] = JSON.stringify(values[field.name]);
+    await checkDynamicReferences(session.db, this.registry, entity, values, { ...existing, ...values });
+    if (!existing) {
+      const missing = entity.fields.filter((f) => f.apiRequired && !present(values[f.name])).map((f) => f.name);
+      if (missing.length) throw errors?.mandatory?.(missing, entity) ?? mandatory(missing, entity);
+    }
+    if (existing) {
+      await this.checkWrite(session, entity, 'edit', { id: Number(existing.id) }, errors);
+      // An update may not move a row out of what the caller may edit (an email to another contact).
+      const viewer = this.viewer(session);
+      if (viewer && (await this.store.access.touches(entity, values, viewer)))
+        await this.checkWrite(session, entity, 'edit', { proposed: { ...existing, ...values } }, errors);
+    } else await this.checkWrite(session, entity, 'create', { proposed: values }, errors);
+    return collections;
   }
 
   /**
@@ -238,6 +224,16 @@ export class EntityService {
   bind(session: EntitySession): Entities {
     return bindEntities(this, session);
   }
+}
+
+/** The values a write starts from: the input without its id, and on create the fields' API defaults. */
+export function initialValues(entity: CompiledEntity, input: Row, existing: Row | null): Row {
+  const values: Row = { ...input };
+  delete values.id;
+  if (!existing)
+    for (const field of entity.fields)
+      if (values[field.name] === undefined && field.apiDefault !== undefined) values[field.name] = field.apiDefault;
+  return values;
 }
 
 function mandatory(fields: string[], entity: CompiledEntity): KernelError {

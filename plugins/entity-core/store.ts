@@ -190,13 +190,15 @@ export class EntityStore {
    * INSERT's own RETURNING: one statement instead of an insert and a select.
    */
   async insertRow(db: Knex, entity: CompiledEntity, values: Row): Promise<Row> {
+    return (await this.insertRows(db, entity, [values]))[0];
+  }
+
+  /** Many rows in one INSERT … RETURNING (a field a row leaves out takes its column default); rows in order. */
+  async insertRows(db: Knex, entity: CompiledEntity, rows: Row[]): Promise<Row[]> {
     const returning = this.returning(entity);
-    const [row] = (await guarded(async () =>
-      db(entity.table)
-        .insert(toDb(entity, values, this.cipher))
-        .returning(returning.columns),
-    )) as Row[];
-    return returning.map(row);
+    const data = rows.map((values) => toDb(entity, values, this.cipher));
+    const stored = (await guarded(async () => db(entity.table).insert(data).returning(returning.columns))) as Row[];
+    return stored.map(returning.map);
   }
 
   async update(db: Knex, entity: CompiledEntity, id: number, values: Row): Promise<void> {

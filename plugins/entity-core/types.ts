@@ -127,6 +127,14 @@ export interface SaveContext {
   entities: import('./entities').Entities;
 }
 
+/** A batch of creates ({@link EntityLifecycle.beforeSaveMany}): one transaction, each row's params in order. */
+export interface BatchSaveContext {
+  db: Knex;
+  principal: Principal;
+  params: Record<string, unknown>[];
+  entities: import('./entities').Entities;
+}
+
 export interface EntityLifecycle {
   /** Validates and completes the values about to be written (field names); may throw. Returns the values. */
   beforeSave?(
@@ -134,6 +142,15 @@ export interface EntityLifecycle {
     ctx: SaveContext,
   ): Promise<Record<string, unknown> | void> | Record<string, unknown> | void;
   afterSave?(row: Record<string, unknown>, ctx: SaveContext): Promise<void> | void;
+  /**
+   * A batch of creates (`saveMany`) runs these instead of beforeSave/afterSave when a tap has them: the same
+   * rules for N new rows in a few queries. A tap without them gets its per-row hooks, row by row.
+   */
+  beforeSaveMany?(
+    rows: Record<string, unknown>[],
+    ctx: BatchSaveContext,
+  ): Promise<Record<string, unknown>[] | void> | Record<string, unknown>[] | void;
+  afterSaveMany?(rows: Record<string, unknown>[], ctx: BatchSaveContext): Promise<void> | void;
   /** Runs after a delete (also one a beforeDelete tap handled itself); the row as it was. */
   afterDelete?(row: Record<string, unknown>, ctx: SaveContext): Promise<void> | void;
   /** May throw to refuse; may return 'handled' when it did the delete itself (e.g. trash). */

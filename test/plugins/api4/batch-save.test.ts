@@ -1,0 +1,148 @@
+/**
+ * APIv4 `save` with many new records (issue 18, item 1): created in a few multi-row INSERTs with the same
+ * outcome as one by one — primary rules, related records, order, row access — and all or nothing.
+ */
+import { expect } from 'chai';
+import { sqlDuring } from '../../../host/testing';
+import { ADMIN, bearer, bootApi4, type Api4Kernel, type User } from './helpers';
+
+type Row = Record<string, any>;
+
+describe('api4 save: many new records in one batch (issue 18)', function () {
+  this.timeout(60000);
+  let k: Api4Kernel;
+  let boss: User;
+  const post = (user: User, path: string, params: unknown) =>
+    k
+      .req()
+      .post(`/crm/ajax/api4/${path}`)
+      .set(bearer(user.key))
+      .type('form')
+      .send({ params: JSON.stringify(params) });
+  before(async () => {
+    k = await bootApi4();
+    boss = await k.user('boss', ['*']);
+  });
+  after(async () => k?.t.close());
+
+  const people = (n: number, tag: string) =>
+    Array.from({ length: n }, (_, i) => ({
+      first_name: `${tag}${i}`,
+      last_name: 'Batch',
+      'email_primary.email': `${tag}${i}@Example.org`,
+    }));
+
+  it('creates 200 contacts with their primary emails in a fixed number of statements, in order', async () => {
+    let result: any;
+    const sqls = await sqlDuring(k.t.kernel.db, async () => {
+      result = await k.call(
+        'Contact',
+        'save',
+        { records: people(200, 'b'), defaults: { contact_type: 'Individual' } },
+        ADMIN,
+      );
+    });
+    expect(result.values.map((row: Row) => row.first_name)).to.deep.equal(people(200, 'b').map((p) => p.first_name));
+    expect(result.values[7]).to.include({
+      display_name: 'b7 Batch',
+      sort_name: 'Batch, b7',
+      contact_type: 'Individual',
+    });
+    // Email's rules ran: lower-cased, primary, default location type.
+    expect(result.values[7]['email_primary.email']).to.equal('b7@example.org');
+    const inserts = sqls.filter((sql) => /^insert/i.test(sql));
+    expect(inserts, sqls.join('\n')).to.have.length(2);
+    expect(sqls.length, sqls.join('\n')).to.be.below(20);
+    const emails = await k.t.kernel
+      .db('crm_email')
+      .whereIn(
+        'contact_id',
+        result.values.map((row: Row) => row.id),
+      )
+      .select('contact_id', 'email', 'is_primary', 'location_type_id');
+    expect(emails).to.have.length(200);
+    expect(emails.every((row: Row) => row.is_primary === true && Number(row.location_type_id) > 0)).to.equal(true);
+  });
+
+  it('Email records in one batch follow the primary rules as one by one would (last primary wins)', async () => {
+    const made = await k.call(
+      'Contact',
+      'save',
+      {
+        records: [{ first_name: 'Pat', 'email_primary.email': 'pat@one.org' }, { first_name: 'Sam' }],
+        defaults: { contact_type: 'Individual' },
+      },
+      ADMIN,
+    );
+    const [pat, sam] = made.values.map((row: Row) => Number(row.id));
+    await k.call(
+      'Email',
+      'save',
+      {
+        records: [
+          { contact_id: pat, email: 'pat@two.org', is_primary: true, is_bulkmail: true },
+          { contact_id: pat, email: 'pat@three.org', is_primary: true },
+          { contact_id: sam, email: 'sam@one.org' },
+          { contact_id: sam, email: 'sam@two.org' },
+          { contact_id: sam, email: 'sam@three.org', is_bulkmail: true },
+        ],
+      },
+      ADMIN,
+    );
+    const rows = await k.t.kernel
+      .db('crm_email')
+      .whereIn('contact_id', [pat, sam])
+      .orderBy('id')
+      .select('email', 'is_primary', 'is_bulkmail');
+    expect(rows.map((row: Row) => [row.email, row.is_primary, row.is_bulkmail])).to.deep.equal([
+      ['pat@one.org', false, false],
+      ['pat@two.org', false, true],
+      ['pat@three.org', true, false],
+      ['sam@one.org', true, false],
+      ['sam@two.org', false, false],
+      ['sam@three.org', false, true],
+    ]);
+    // Sam had no name: his display name is his first primary email, as one by one.
+    const [samRow] = await k.t.kernel.db('crm_contact').where('id', sam).select('display_name');
+    expect(samRow.display_name).to.equal('Sam');
+  });
+
+  it('is all or nothing: one bad record refuses the batch and writes nothing', async () => {
+    const count = async () => Number((await k.t.kernel.db('crm_contact').count({ n: '*' }))[0].n);
+    const before = await count();
+    const good = people(5, 'x').map((person) => ({ ...person, contact_type: 'Individual' }));
+    const res = await post(boss, 'Contact/save', { records: [...good, { last_name: 'NoType' }] });
+    expect(res.status, res.text).to.equal(400);
+    expect(res.body.error_message).to.match(/contact_type/);
+    expect(await count()).to.equal(before);
+    expect(await k.t.kernel.db('crm_email').where('email', 'x0@example.org').first('id')).to.equal(undefined);
+  });
+
+  it('keeps row access: a user without permission to add contacts is refused the whole batch', async () => {
+    const user = await k.user('viewer', ['access CRM', 'view all contacts']);
+    const res = await post(user, 'Contact/save', { records: people(3, 'v'), defaults: { contact_type: 'Individual' } });
+    expect(res.status, res.text).to.equal(403);
+    expect(await k.t.kernel.db('crm_contact').where('first_name', 'v0').first('id')).to.equal(undefined);
+  });
+
+  it('mixes updates (by id) and creates, answering in the records order', async () => {
+    const first = await k.call(
+      'Contact',
+      'create',
+      { values: { contact_type: 'Individual', first_name: 'Old' } },
+      ADMIN,
+    );
+    const id = first.values[0].id;
+    const answer = await k.call(
+      'Contact',
+      'save',
+      {
+        records: [{ first_name: 'N1' }, { id, first_name: 'Renamed' }, { first_name: 'N2' }],
+        defaults: { contact_type: 'Individual' },
+      },
+      ADMIN,
+    );
+    expect(answer.values.map((row: Row) => row.first_name)).to.deep.equal(['N1', 'Renamed', 'N2']);
+    expect(answer.values[1].id).to.equal(id);
+  });
+});
