@@ -7,10 +7,12 @@ import { paymentProcessorClasses } from './hooks';
 import { PaymentProcessorManager } from './manager';
 import { extendProcessors } from './processor-lifecycle';
 
-export default definePlugin(({ services, hooks, runHook }) => {
+export default definePlugin(({ services, hooks, runHook, onReady }) => {
   extendProcessors(services.resolve<EntityRegistry>('entities'));
   const manager = new PaymentProcessorManager(() => runHook(paymentProcessorClasses));
   services.value('paymentProcessors', manager);
   hooks.tap(paymentProcessorClasses, () => dummyProcessorClass);
+  // Collect the implementations once at start: a class name contributed twice fails the boot.
+  onReady(async () => void (await manager.registry()));
   hooks.tap(contributionPay, (request, entities) => manager.pay(entities, request));
 });

@@ -163,12 +163,14 @@ describe('entity-contribute: ContributionPage and submit over HTTP', function ()
     expect((await crm.api4(admin, 'Contribution', 'get', { select: ['row_count'] })).count).to.equal(count);
     const emails = await crm.api4(admin, 'Email', 'get', { where: [['email', '=', 'declined@example.org']] });
     expect(emails.values).to.have.length(0);
-    const v4 = await crm.api4(donor.headers, 'ContributionPage', 'submit', {
-      id: pageId,
-      amount: 40,
-      credit_card_number: '4000000000000002',
-    });
-    expect(JSON.stringify(v4)).to.contain('card was declined');
+    const http = await crm.t.http();
+    const v4 = await http
+      .post('/crm/ajax/api4/ContributionPage/submit')
+      .set(donor.headers)
+      .type('form')
+      .send({ params: JSON.stringify({ id: pageId, amount: 40, credit_card_number: '4000000000000002' }) });
+    expect(v4.status).to.equal(402);
+    expect(JSON.stringify(v4.body)).to.contain('card was declined');
   });
 
   it('4.5.0 APIv4 end to end: a processor type of a plugin-registered class, a processor, a page, a submit', async () => {
