@@ -5,6 +5,7 @@
 import { expect } from 'chai';
 import { bootEntityHttp, type EntityHttp, type Headers, type Row } from '../../support/entity-http';
 import { seen } from '../../fixtures/payment-plugins/shared';
+import { bootCrm } from './http';
 
 describe('entity-contribute: ContributionPage and submit over HTTP', function () {
   this.timeout(60000);
@@ -262,5 +263,24 @@ describe('entity-contribute: ContributionPage and submit over HTTP', function ()
     const closed = await crm.api3(donor.headers, 'ContributionPage', 'submit', { id: pageId, amount: 5 });
     expect(String(closed.error_message)).to.contain('not open');
     await crm.api3(admin, 'ContributionPage', 'create', { id: pageId, is_active: 1 });
+  });
+
+  it('4.5.0 without the payment plugin a page with processors refuses to take the payment', async () => {
+    const bare = await bootCrm();
+    try {
+      const root = (await bare.userWith('root', ['*'])).headers;
+      const page = await bare.api3(root, 'ContributionPage', 'create', {
+        title: 'No processors here',
+        financial_type_id: 1,
+        payment_processor: [1],
+      });
+      const count = (await bare.api4(root, 'Contribution', 'get', { select: ['row_count'] })).count;
+      const answer = await bare.api3(root, 'ContributionPage', 'submit', { id: page.id, amount: 5 });
+      expect(answer, JSON.stringify(answer)).to.include({ is_error: 1 });
+      expect(String(answer.error_message)).to.contain('No payment plugin is enabled');
+      expect((await bare.api4(root, 'Contribution', 'get', { select: ['row_count'] })).count).to.equal(count);
+    } finally {
+      await bare.t.close();
+    }
   });
 });

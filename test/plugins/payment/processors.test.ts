@@ -1,5 +1,7 @@
 /** PaymentProcessorType and PaymentProcessor over HTTP: CRUD, getfields, type defaults, secrets at rest. */
 import { expect } from 'chai';
+import { Writable } from 'node:stream';
+import { createLogger } from '../../../host';
 import { bootPayments, type Crm, type Headers, type Row } from './http';
 
 describe('payment: processor types and processors over HTTP', function () {
@@ -98,6 +100,36 @@ describe('payment: processor types and processors over HTTP', function () {
     ]);
   });
 
+  it('4.3.0 financial_account_id links another asset account, on create (APIv3) and update', async () => {
+    const accounts = await crm.api4(admin, 'FinancialAccount', 'get', {
+      where: [['financial_account_type_id', '=', 1]],
+      orderBy: { id: 'DESC' },
+    });
+    const other = Number(accounts.values[0].id);
+    const made = await crm.api3(admin, 'PaymentProcessor', 'create', {
+      name: 'Own account',
+      payment_processor_type_id: 'Dummy',
+      financial_account_id: other,
+    });
+    expect(made, JSON.stringify(made)).to.include({ is_error: 0 });
+    const linkOf = async () =>
+      (
+        await crm.api4(admin, 'EntityFinancialAccount', 'get', {
+          select: ['financial_account_id'],
+          where: [
+            ['entity_table', '=', 'civicrm_payment_processor'],
+            ['entity_id', '=', Number(made.id)],
+          ],
+        })
+      ).values as Row[];
+    expect(await linkOf()).to.deep.equal([{ financial_account_id: other }]);
+    const first = Number(accounts.values[accounts.values.length - 1].id);
+    await crm.api3(admin, 'PaymentProcessor', 'create', { id: made.id, financial_account_id: first });
+    expect(await linkOf()).to.deep.equal([{ financial_account_id: first }]);
+    const bad = await crm.api3(admin, 'PaymentProcessor', 'create', { id: made.id, financial_account_id: 'x' });
+    expect(bad.is_error).to.equal(1);
+  });
+
   it('4.3.0 the processor is linked to its asset account (the default one, or financial_account_id)', async () => {
     const made = await crm.api4(admin, 'PaymentProcessor', 'create', {
       values: { name: 'Linked', payment_processor_type_id: dummyType },
@@ -167,10 +199,26 @@ describe('payment: processor types and processors over HTTP', function () {
       expect(JSON.stringify(v4)).not.to.contain('secret');
     });
 
-    it('are never logged', () => {
+    it('are never logged: not by the calls, and the logger redacts them by key wherever they appear', () => {
       const logged = JSON.stringify(crm.t.logs);
       expect(logged).not.to.contain('pw-0123-secret');
       expect(logged).not.to.contain('sig-4567-secret');
+      const lines: string[] = [];
+      const destination = new Writable({
+        write(chunk, _encoding, done) {
+          lines.push(String(chunk));
+          done();
+        },
+      });
+      createLogger({ destination }).info(
+        {
+          params: { password: 'pw-1', signature: 'sig-1', credit_card_number: '4111111111111111', cvv2: '123' },
+          user_name: 'merchant-2',
+        },
+        'a processor call',
+      );
+      expect(lines.join('')).not.to.match(/pw-1|sig-1|4111111111111111|"123"/);
+      expect(lines.join('')).to.contain('merchant-2');
     });
   });
 
