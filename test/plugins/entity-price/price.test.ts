@@ -83,7 +83,11 @@ describe('entity-price: price sets over HTTP', function () {
     const fields = await crm.api3(admin, 'PriceSet', 'getfields', { action: 'create' });
     expect(fields.values).to.include.keys('name', 'title', 'extends', 'financial_type_id', 'min_amount');
     const v4fields = await crm.api4(admin, 'PriceFieldValue', 'getFields', { select: ['name'] });
-    expect(v4fields.values.map((row) => row.name)).to.include.members(['amount', 'price_field_id', 'membership_type_id']);
+    expect(v4fields.values.map((row) => row.name)).to.include.members([
+      'amount',
+      'price_field_id',
+      'membership_type_id',
+    ]);
     // Deleting the set takes its fields and their values along.
     expect(await crm.api3(admin, 'PriceSet', 'delete', { id: set.id })).to.include({ is_error: 0 });
     const left = await crm.api4(admin, 'PriceFieldValue', 'get', { where: [['price_field_id', '=', fieldId]] });
@@ -94,7 +98,9 @@ describe('entity-price: price sets over HTTP', function () {
     const [{ id: setId }] = (
       await crm.api4(admin, 'PriceSet', 'get', { where: [['name', '=', 'default_contribution_amount']] })
     ).values;
-    const contact = await crm.api4(admin, 'Contact', 'create', { values: { contact_type: 'Individual', first_name: 'Ann' } });
+    const contact = await crm.api4(admin, 'Contact', 'create', {
+      values: { contact_type: 'Individual', first_name: 'Ann' },
+    });
     const contribution = await crm.api3(admin, 'Contribution', 'create', {
       contact_id: contact.values[0].id,
       financial_type_id: 'Donation',
@@ -110,7 +116,10 @@ describe('entity-price: price sets over HTTP', function () {
       select: ['entity_id', 'price_set_id.name'],
       where: [['entity_table', '=', 'civicrm_contribution']],
     });
-    expect(got.values[0]).to.include({ entity_id: contribution.id, 'price_set_id.name': 'default_contribution_amount' });
+    expect(got.values[0]).to.include({
+      entity_id: contribution.id,
+      'price_set_id.name': 'default_contribution_amount',
+    });
     const missing = await crm.api3(admin, 'PriceSetEntity', 'create', {
       entity_table: 'civicrm_contribution',
       entity_id: 999999,
