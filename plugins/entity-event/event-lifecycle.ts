@@ -4,6 +4,7 @@
  */
 import { KernelError } from '../../kernel';
 import type { CompiledEntity, EntityRegistry, SaveContext } from '../entity-core';
+import { copyLocBlock } from './locblock-lifecycle';
 
 type Row = Record<string, unknown>;
 const present = (value: unknown) => value !== undefined && value !== null && value !== '';
@@ -74,6 +75,9 @@ export function extendEvents(registry: EntityRegistry): void {
         if (!sent.has(field.name) && template[field.name] !== undefined) out[field.name] = template[field.name];
       }
       out.is_template = false;
+      // The clone gets its own copy of the template's location (unless the caller gave one).
+      if (!sent.has('loc_block_id') && present(template.loc_block_id))
+        out.loc_block_id = (await copyLocBlock(sc.entities, Number(template.loc_block_id))) ?? null;
       return out;
     },
     async afterSave(row, sc) {

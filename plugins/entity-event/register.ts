@@ -1,10 +1,11 @@
 /** entity-event: events, participants and their statuses, location blocks, payments; permissions and the payment tap. */
 import { definePlugin } from '../../kernel';
-import type { EntityRegistry } from '../entity-core';
+import type { EntityRegistry, EntityService } from '../entity-core';
 import { contributionCompleted } from '../entity-contribute';
 import { permissionsCatalogue } from '../users';
 import { extendEvents } from './event-lifecycle';
 import { registerPaidParticipants } from './hooks-taps';
+import { extendLocBlocks } from './locblock-lifecycle';
 import { extendParticipants } from './participant-lifecycle';
 
 const permission = (name: string, description: string) => ({ name, label: `CRM: ${name}`, description });
@@ -13,6 +14,7 @@ export default definePlugin(({ services, hooks }) => {
   const entities = services.resolve<EntityRegistry>('entities');
   extendEvents(entities);
   extendParticipants(entities);
+  extendLocBlocks(entities, () => services.resolve<EntityService>('entityService'));
   hooks.tap(permissionsCatalogue, () => [
     permission('access events', 'Use the events component: read events and, with the other permissions, work on them'),
     permission('view events', 'Read event information (public listings, registration pages)'),

@@ -91,9 +91,48 @@ describe('entity-event: LocBlock over HTTP', function () {
     expect(after.values[0]).to.include({ loc_block_id: null });
   });
 
-  it('location blocks follow the event permissions', async () => {
+  it("location blocks follow the event permissions; nested records the caller's contact access", async () => {
     const viewer = (await crm.userWith('viewer', ['access CRM', 'view events'])).headers;
     expect(await crm.api3(viewer, 'LocBlock', 'get', {})).to.include({ is_error: 0 });
     expect(await crm.api3(viewer, 'LocBlock', 'create', { address_id: null })).to.include({ is_error: 1 });
+    const editor = (await crm.userWith('editor', ['access CRM', 'access events', 'edit events'])).headers;
+    expect(await crm.api3(editor, 'LocBlock', 'create', { address_id: null })).to.include({ is_error: 0 });
+    const foreign = await crm.api3(editor, 'LocBlock', 'create', { address: address() });
+    expect(foreign).to.include({ is_error: 1 });
+    const addresses = await crm.api4(admin, 'Address', 'get', { where: [['contact_id', '=', venue]] });
+    expect(addresses.values.every((row) => row.street_address === '1 Main St')).to.equal(true);
+  });
+
+  it('4.3.0 an event cloned from a template gets its own copy of the template location', async () => {
+    const template = await crm.api3(admin, 'Event', 'create', {
+      is_template: 1,
+      template_title: 'With a venue',
+      'api.LocBlock.create': { address: address(), phone: { contact_id: venue, phone: '555-0199' } },
+    });
+    const templateBlock = (template.values[String(template.id)]['api.LocBlock.create'] as { id: number }).id;
+    const clone = await crm.api3(admin, 'Event', 'create', {
+      template_id: template.id,
+      title: 'At the venue',
+      start_date: '2027-07-07',
+    });
+    expect(clone, JSON.stringify(clone)).to.include({ is_error: 0 });
+    const got = await crm.api4(admin, 'Event', 'get', {
+      select: [
+        'loc_block_id',
+        'loc_block_id.address_id.city',
+        'loc_block_id.phone_id.phone',
+        'loc_block_id.address_id',
+      ],
+      where: [['id', 'IN', [template.id, clone.id]]],
+      orderBy: { id: 'ASC' },
+    });
+    const [fromTemplate, cloned] = got.values;
+    expect(fromTemplate.loc_block_id).to.equal(templateBlock);
+    expect(cloned.loc_block_id).to.be.a('number').and.not.equal(templateBlock);
+    expect(cloned['loc_block_id.address_id']).to.not.equal(fromTemplate['loc_block_id.address_id']);
+    expect(cloned).to.include({
+      'loc_block_id.address_id.city': 'Springfield',
+      'loc_block_id.phone_id.phone': '555-0199',
+    });
   });
 });
