@@ -1,6 +1,7 @@
 /**
  * Participant: a contact's registration for an event. APIv3 get answers with the reference's `participant_`
- * keys (`participant_status_id`, `participant_role_id`…) and the event's title and dates, as its query object does.
+ * keys (`participant_status_id`, `participant_role_id`…), the event's title and dates and the contact's names, as its
+ * query object does.
  */
 import type { EntityDef } from '../../entity-core';
 import { flag, id, int, longText, PARTICIPANT_PERMISSIONS, text, when } from './fields';
@@ -98,6 +99,10 @@ const Participant: EntityDef = {
       via: 'event_id.start_date',
     },
     { name: 'event_end_date', type: 'Timestamp', title: 'Event End Date', readonly: true, via: 'event_id.end_date' },
+    // And the contact's names and type.
+    { name: 'display_name', type: 'String', title: 'Display Name', readonly: true, via: 'contact_id.display_name' },
+    { name: 'sort_name', type: 'String', title: 'Sort Name', readonly: true, via: 'contact_id.sort_name' },
+    { name: 'contact_type', type: 'String', title: 'Contact Type', readonly: true, via: 'contact_id.contact_type' },
   ],
   indexes: [
     { name: 'index_status_id', fields: ['status_id'] },
@@ -107,7 +112,7 @@ const Participant: EntityDef = {
   ],
 };
 
-// APIv3 get answers every column and the event's title and dates, as the reference's participant query does.
+// APIv3 get answers every column, the event's title and dates and the contact's names, as the reference's query does.
 Participant.defaultReturn = Participant.fields.map((field) => field.name);
 
 export default Participant;

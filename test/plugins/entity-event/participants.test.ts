@@ -75,6 +75,8 @@ describe('entity-event: participants over HTTP', function () {
       participant_is_test: '0',
       event_title: 'Gala',
       event_start_date: '2027-06-01 19:00:00',
+      display_name: 'Ann',
+      contact_type: 'Individual',
     });
     expect(row).to.have.property('participant_register_date');
     // A multi-valued field: a list in both APIs (the reference's APIv3 answers a separated string).
