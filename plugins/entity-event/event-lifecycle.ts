@@ -1,9 +1,9 @@
 /**
  * Event behaviour: the reference's mandatory keys on create, cloning from `template_id` (4.3.0) with the
- * template's price set, and APIv3's `price_set_id` only when a `return` is given (4.7.25).
+ * template's price set, APIv3's `price_set_id` only when a `return` is given (4.7.25) and its `isCurrent` filter.
  */
 import { KernelError } from '../../kernel';
-import type { CompiledEntity, EntityRegistry, SaveContext } from '../entity-core';
+import type { CompiledEntity, Condition, EntityRegistry, SaveContext } from '../entity-core';
 import { copyLocBlock } from './locblock-lifecycle';
 
 type Row = Record<string, unknown>;
@@ -51,6 +51,17 @@ async function templateOf(sc: SaveContext): Promise<Row | undefined> {
   return template;
 }
 
+/** APIv3's `isCurrent`: events starting or ending today or later. */
+function current(): Condition {
+  const today = new Date().toISOString().slice(0, 10);
+  return {
+    or: [
+      { path: 'start_date', op: '>=', value: today },
+      { path: 'end_date', op: '>=', value: today },
+    ],
+  };
+}
+
 export function extendEvents(registry: EntityRegistry): void {
   const event = () => registry.get('Event');
   registry.extend('Event', {
@@ -60,7 +71,8 @@ export function extendEvents(registry: EntityRegistry): void {
       const asked =
         (params.return !== undefined && params.return !== '' && params.return !== null) ||
         Object.keys(params).some((key) => key.startsWith('return.') && key !== 'return.is_full' && truthy(params[key]));
-      return asked ? { params: { ...params, 'return.price_set_id': 1 } } : undefined;
+      const out = asked ? { ...params, 'return.price_set_id': 1 } : params;
+      return { params: out, where: truthy(params.isCurrent) ? [current()] : [] };
     },
     async beforeSave(values, sc) {
       if (sc.existing) return values;

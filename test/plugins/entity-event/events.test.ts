@@ -141,6 +141,21 @@ describe('entity-event: Event over HTTP', function () {
     expect(filtered.values.map((row) => row.id)).to.deep.equal([made.id]);
   });
 
+  it('APIv3 Event get with isCurrent: events starting or ending today or later', async () => {
+    const past = await event({ title: 'Past', start_date: '2001-01-01', end_date: '2001-01-02', summary: 'when' });
+    const running = await event({
+      title: 'Running',
+      start_date: '2001-01-01',
+      end_date: '2999-01-01',
+      summary: 'when',
+    });
+    const future = await event({ title: 'Future', start_date: '2999-01-01', summary: 'when' });
+    const all = await crm.api3(admin, 'Event', 'get', { summary: 'when' });
+    expect(Object.keys(all.values)).to.have.members([past.id, running.id, future.id].map(String));
+    const current = await crm.api3(admin, 'Event', 'get', { summary: 'when', isCurrent: 1 });
+    expect(Object.keys(current.values)).to.have.members([running.id, future.id].map(String));
+  });
+
   it('permissions: view events reads, edit events writes, delete events deletes (CiviEvent aliases too)', async () => {
     const viewer = (await crm.userWith('viewer', ['access CRM', 'view event info'])).headers;
     const editor = (await crm.userWith('editor', ['access CRM', 'access CiviEvent', 'edit all events'])).headers;
