@@ -6,6 +6,8 @@ const ParticipantPayment: EntityDef = {
   name: 'ParticipantPayment',
   table: 'crm_participant_payment',
   description: 'Links a participant to the contribution paying for the registration',
+  // Row access follows the participant's contact.
+  ownerField: 'participant_id.contact_id',
   permissions: PARTICIPANT_PERMISSIONS,
   fields: [
     id('Payment ID'),

@@ -212,4 +212,43 @@ describe('entity-event: participants over HTTP', function () {
     const none = (await crm.userWith('none', ['access CRM', 'view all contacts'])).headers;
     expect(await crm.api3(none, 'Participant', 'get', { event_id: eventId })).to.include({ is_error: 1 });
   });
+  it('row access: a participant payment follows the participant contact, on reads and writes', async () => {
+    const clerk = await crm.userWith('clerk', [
+      'access CRM',
+      'access events',
+      'view participants',
+      'edit participants',
+    ]);
+    const own = await crm.api3(admin, 'Participant', 'create', { contact_id: clerk.contactId, event_id: eventId });
+    const other = await crm.api3(admin, 'Participant', 'create', { contact_id: ann, event_id: eventId });
+    const contribution = await crm.api3(admin, 'Contribution', 'create', {
+      contact_id: clerk.contactId,
+      financial_type_id: 'Event Fee',
+      total_amount: 5,
+    });
+    const first = await crm.api3(admin, 'Contribution', 'create', {
+      contact_id: ann,
+      financial_type_id: 'Event Fee',
+      total_amount: 5,
+    });
+    const linked = await crm.api3(admin, 'ParticipantPayment', 'create', {
+      participant_id: other.id,
+      contribution_id: first.id,
+    });
+    expect(linked).to.include({ is_error: 0 });
+    const seen = await crm.api3(clerk.headers, 'ParticipantPayment', 'get', { participant_id: other.id });
+    expect(seen).to.include({ is_error: 0, count: 0 });
+    const foreign = await crm.api3(clerk.headers, 'ParticipantPayment', 'create', {
+      participant_id: other.id,
+      contribution_id: contribution.id,
+    });
+    expect(foreign, JSON.stringify(foreign)).to.include({ is_error: 1 });
+    const mine = await crm.api3(clerk.headers, 'ParticipantPayment', 'create', {
+      participant_id: own.id,
+      contribution_id: contribution.id,
+    });
+    expect(mine, JSON.stringify(mine)).to.include({ is_error: 0 });
+    const listed = await crm.api3(clerk.headers, 'ParticipantPayment', 'get', { contribution_id: contribution.id });
+    expect(Object.values(listed.values).map((row) => row.participant_id)).to.deep.equal([String(own.id)]);
+  });
 });
