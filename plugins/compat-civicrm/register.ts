@@ -29,6 +29,12 @@ export const COMPAT: CompatCivicrm = Object.freeze({
     'access CiviCRM backend and API': 'access CRM',
     'access CiviContribute': 'access contributions',
     'delete in CiviContribute': 'delete contributions',
+    'access CiviEvent': 'access events',
+    'view event info': 'view events',
+    'edit all events': 'edit events',
+    'delete in CiviEvent': 'delete events',
+    'view event participants': 'view participants',
+    'edit event participants': 'edit participants',
   }),
 });
 
