@@ -29,6 +29,11 @@ export const COMPAT: CompatCivicrm = Object.freeze({
     'access CiviCRM backend and API': 'access CRM',
     'access CiviContribute': 'access contributions',
     'delete in CiviContribute': 'delete contributions',
+    'access my cases and activities': 'access own cases',
+    'access all cases and activities': 'access all cases',
+    'add cases': 'open cases',
+    'delete in CiviCase': 'delete cases',
+    'administer CiviCase': 'administer cases',
   }),
 });
 
