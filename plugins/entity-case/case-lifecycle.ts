@@ -44,6 +44,19 @@ function checkMandatory(values: Row): void {
     });
 }
 
+/** Every client named exists (the reference refuses an unknown contact before writing anything). */
+async function checkClients(values: Row, sc: SaveContext): Promise<void> {
+  if (!present(values.contact_id)) return;
+  const ids = (Array.isArray(values.contact_id) ? values.contact_id : [values.contact_id]).map(Number);
+  if (ids.some((id) => !Number.isSafeInteger(id) || id <= 0)) throw invalid('Invalid Contact Id', 'contact_id');
+  const unique = [...new Set(ids)];
+  const found = await sc.entities.count('Contact', [
+    { path: 'id', op: 'IN', value: unique },
+    { path: 'is_deleted', op: 'IN', value: [0, 1] },
+  ]);
+  if (found !== unique.length) throw invalid('Invalid Contact Id', 'contact_id');
+}
+
 const today = () => new Date().toISOString().slice(0, 10);
 
 /** The creator of a new case: `creator_id`, else the caller's contact (APIv3 api.default user_contact_id). */
@@ -74,6 +87,7 @@ export function extendCases(entities: EntityRegistry): void {
     async beforeSave(values, sc) {
       const out = { ...values };
       await caseTypeFromName(out, sc);
+      await checkClients(out, sc);
       if (sc.existing) {
         if (sc.params.creator_id !== undefined) throw invalid('You cannot update creator id', 'creator_id');
         out.modified_date = new Date();

@@ -74,6 +74,12 @@ describe('entity-case: Case over HTTP', function () {
     const unknown = await crm.api3(admin, 'Case', 'create', { case_type: 'nope', contact_id: ann, subject: 'x' });
     expect(unknown).to.include({ is_error: 1 });
     expect(String(unknown.error_message)).to.match(/Invalid case_type: nope/);
+    const stranger = await crm.api3(admin, 'Case', 'create', {
+      case_type: 'housing_support',
+      contact_id: 99999,
+      subject: 'x',
+    });
+    expect(stranger).to.include({ is_error: 1, error_message: 'Invalid Contact Id' });
     const missing = await crm.api3(admin, 'Case', 'create', { contact_id: ann });
     expect(missing).to.include({ is_error: 1 });
     expect(String(missing.error_message)).to.match(/subject, one of \(case_type, case_type_id\)/);
