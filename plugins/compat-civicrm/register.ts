@@ -35,6 +35,11 @@ export const COMPAT: CompatCivicrm = Object.freeze({
     'delete in CiviEvent': 'delete events',
     'view event participants': 'view participants',
     'edit event participants': 'edit participants',
+    'access my cases and activities': 'access own cases',
+    'access all cases and activities': 'access all cases',
+    'add cases': 'open cases',
+    'delete in CiviCase': 'delete cases',
+    'administer CiviCase': 'administer cases',
   }),
 });
 
