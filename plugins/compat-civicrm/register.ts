@@ -29,6 +29,10 @@ export const COMPAT: CompatCivicrm = Object.freeze({
     'access CiviCRM backend and API': 'access CRM',
     'access CiviContribute': 'access contributions',
     'delete in CiviContribute': 'delete contributions',
+    'access CiviMember': 'access memberships',
+    'delete in CiviMember': 'delete memberships',
+    'access CiviPledge': 'access pledges',
+    'delete in CiviPledge': 'delete pledges',
   }),
 });
 
