@@ -112,7 +112,7 @@ describe('entity-member: MembershipPayment over HTTP', function () {
     expect(got).to.include({ end_date: '2020-12-31' });
   });
 
-  it('deleting the contribution deletes the link', async () => {
+  it('deleting the contribution or the membership deletes the link', async () => {
     const membership = await pendingMembership();
     const contribution = await pendingContribution();
     await crm.api3(admin, 'MembershipPayment', 'create', {
@@ -121,6 +121,10 @@ describe('entity-member: MembershipPayment over HTTP', function () {
     });
     await crm.api3(admin, 'Contribution', 'delete', { id: contribution.id });
     expect((await crm.api3(admin, 'MembershipPayment', 'get', { membership_id: membership.id })).count).to.equal(0);
+    const other = await pendingContribution();
+    await crm.api3(admin, 'MembershipPayment', 'create', { membership_id: membership.id, contribution_id: other.id });
+    await crm.api3(admin, 'Membership', 'delete', { id: membership.id });
+    expect((await crm.api3(admin, 'MembershipPayment', 'get', { contribution_id: other.id })).count).to.equal(0);
   });
 
   it('row access: a member reads the payments of their own memberships only', async () => {

@@ -175,6 +175,12 @@ describe('entity-pledge: Pledge and PledgePayment over HTTP', function () {
     });
     const v3 = await crm.api3(admin, 'Pledge', 'get', { currency: 'EUR', return: 'contact_id.display_name,amount' });
     expect(v3.count).to.equal(1);
+    const either = await crm.api3(admin, 'Pledge', 'get', {
+      currency: 'EUR',
+      pledge_amount: 999,
+      options: { or: [['currency', 'pledge_amount']] },
+    });
+    expect(either.count, JSON.stringify(either)).to.equal(1);
     await crm.api3(admin, 'Pledge', 'create', { id, acknowledge_date: '2031-01-02' });
     expect((await crm.api3(admin, 'Pledge', 'getsingle', { id })).acknowledge_date).to.match(/^2031-01-02/);
     const fields = await crm.api3(admin, 'Pledge', 'getfields', { action: 'create' });
