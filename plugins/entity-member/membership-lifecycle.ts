@@ -106,8 +106,29 @@ export async function completeMemberships(contribution: Row, entities: Entities)
   }
 }
 
+const LOGGED = ['status_id', 'start_date', 'end_date', 'membership_type_id'];
+
+/** A MembershipLog row for a signup, and for each update that changes the status, the dates or the type. */
+async function afterSave(row: Row, sc: SaveContext): Promise<void> {
+  const before = sc.existing;
+  const same = (field: string) => String(isoDateOr(before?.[field])) === String(isoDateOr(row[field]));
+  if (before && LOGGED.every(same)) return;
+  await sc.entities.save('MembershipLog', {
+    membership_id: row.id,
+    status_id: row.status_id,
+    start_date: row.start_date,
+    end_date: row.end_date,
+    membership_type_id: row.membership_type_id,
+    max_related: row.max_related,
+    modified_id: sc.principal.contactId ?? null,
+    modified_date: today(),
+  });
+}
+
+const isoDateOr = (value: unknown) => (value instanceof Date ? value.toISOString().slice(0, 10) : (value ?? null));
+
 export function extendMemberships(entities: EntityRegistry): void {
-  entities.extend('Membership', { beforeSave });
+  entities.extend('Membership', { beforeSave, afterSave });
   entities.extend('MembershipType', {
     beforeSave: (values, sc) => {
       const name = values.name ?? sc.existing?.name;

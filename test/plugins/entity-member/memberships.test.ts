@@ -177,7 +177,7 @@ describe('entity-member: Membership over HTTP', function () {
     expect(without).to.include({ is_error: 1 });
   });
 
-  it('renewal of a current membership: num_terms moves the end date on from the current end', async () => {
+  it('renewal of a current membership: num_terms moves the end date on from the current end, logged', async () => {
     const made = await create({ membership_type_id: 'General', join_date: plus('month', -6) });
     const before = await stored(made.id);
     const renewed = await crm.api3(admin, 'Membership', 'create', { id: made.id, num_terms: 2 });
@@ -188,6 +188,19 @@ describe('entity-member: Membership over HTTP', function () {
       end_date: plus('year', 2, String(before.end_date)),
       'status_id:name': 'Current',
     });
+    const log = await crm.api4(admin, 'MembershipLog', 'get', {
+      select: ['end_date', 'status_id:name', 'modified_id', 'modified_date'],
+      where: [['membership_id', '=', Number(made.id)]],
+      orderBy: { id: 'ASC' },
+    });
+    expect(log.values.map((entry: Row) => entry.end_date)).to.deep.equal([
+      before.end_date,
+      plus('year', 2, String(before.end_date)),
+    ]);
+    expect(log.values[1]).to.include({ 'status_id:name': 'Current', modified_date: now });
+    expect(log.values[1].modified_id).to.be.a('number');
+    await crm.api3(admin, 'Membership', 'create', { id: made.id, source: 'no new log for this' });
+    expect((await crm.api3(admin, 'MembershipLog', 'getcount', { membership_id: made.id })).result).to.equal(2);
   });
 
   it('renewal of an expired membership starts a new term today, keeping the join date', async () => {
