@@ -40,6 +40,10 @@ export const COMPAT: CompatCivicrm = Object.freeze({
     'add cases': 'open cases',
     'delete in CiviCase': 'delete cases',
     'administer CiviCase': 'administer cases',
+    'access CiviMember': 'access memberships',
+    'delete in CiviMember': 'delete memberships',
+    'access CiviPledge': 'access pledges',
+    'delete in CiviPledge': 'delete pledges',
   }),
 });
 
