@@ -12,20 +12,20 @@ import { runCrm } from '../../support/cli';
 
 describe('audit-log: crm log', function () {
   this.timeout(180000);
-  let t: TestKernel;
+  let testKernel: TestKernel;
   let annId: number;
 
   before(async () => {
-    t = await bootTestKernel({ plugins: ['audit-log'], logLevel: 'warn' });
+    testKernel = await bootTestKernel({ plugins: ['audit-log'], logLevel: 'warn' });
     const admin = principalWith(['*'], null);
-    await t.kernel.call({
+    await testKernel.kernel.call({
       version: 4,
       entity: 'Setting',
       action: 'set',
       params: { values: { logging: true } },
       principal: admin,
     });
-    const made = (await t.kernel.call({
+    const made = (await testKernel.kernel.call({
       version: 3,
       entity: 'Contact',
       action: 'create',
@@ -33,7 +33,7 @@ describe('audit-log: crm log', function () {
       principal: principalWith(['*'], 1),
     })) as { id: number };
     annId = Number(made.id);
-    await t.kernel.call({
+    await testKernel.kernel.call({
       version: 3,
       entity: 'Contact',
       action: 'create',
@@ -41,17 +41,19 @@ describe('audit-log: crm log', function () {
       principal: principalWith(['*'], 1),
     });
   });
-  after(() => t?.close());
+  after(() => testKernel?.close());
 
   const command = async () =>
-    ((await t.kernel.hooks.run(cliCommands)) as CliCommand[]).find((candidate) => candidate.name === 'log')!;
+    ((await testKernel.kernel.hooks.run(cliCommands)) as CliCommand[]).find((candidate) => candidate.name === 'log')!;
 
   it('prints the history as text, and as LogEntry rows with --json', async () => {
     const log = await command();
-    const text = String(await log.run(['Contact', String(annId)], {}, cliContext(t.kernel)));
+    const text = String(await log.run(['Contact', String(annId)], {}, cliContext(testKernel.kernel)));
     expect(text).to.match(/Insert {2}Contact \d+ {2}by contact 1/);
     expect(text).to.contain('first_name: Ann → Anne');
-    const entries = JSON.parse(String(await log.run(['Contact', String(annId)], { json: true }, cliContext(t.kernel))));
+    const entries = JSON.parse(
+      String(await log.run(['Contact', String(annId)], { json: true }, cliContext(testKernel.kernel))),
+    );
     expect(entries.map((entry: { action: string }) => entry.action)).to.deep.equal(['Insert', 'Update']);
     expect(entries[1].changes.first_name).to.deep.equal({ before: 'Ann', after: 'Anne' });
   });
@@ -60,7 +62,7 @@ describe('audit-log: crm log', function () {
     const log = await command();
     const failed = async (args: string[]) => {
       try {
-        await log.run(args, {}, cliContext(t.kernel));
+        await log.run(args, {}, cliContext(testKernel.kernel));
       } catch (err) {
         return String(err);
       }
