@@ -56,7 +56,8 @@ function v4Filters(where: unknown[]): { entity: string; id: number; rest: Record
 
 export function defineAuditActions(actions: ActionRegistrar, registry: EntityRegistry, state: AuditState): void {
   const sync = (missingOnly: boolean) => async (_params: unknown, ctx: { db: import('knex').Knex }) => {
-    const count = state.enabled || missingOnly ? await syncLogTables(ctx.db, registry, { missingOnly }) : 0;
+    const count =
+      state.enabled || missingOnly ? await syncLogTables(ctx.db, registry, { missingOnly, recreate: !missingOnly }) : 0;
     return { is_error: 0, version: 3, count: 1, values: count };
   };
   actions.define({

@@ -140,13 +140,29 @@ async function alterLogTable(db: Knex, table: string, columns: Columns, logged: 
   return changed;
 }
 
-async function createTrigger(db: Knex, table: string, secrets: string[]): Promise<void> {
+/** Each table's audit trigger, as the database prints its definition. */
+async function triggers(db: Knex): Promise<Map<string, string>> {
+  const rows = (
+    await db.raw(
+      `select c.relname as table_name, pg_get_triggerdef(t.oid) as definition from pg_trigger t
+         join pg_class c on c.oid = t.tgrelid join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = current_schema() and t.tgname = ?`,
+      [TRIGGER],
+    )
+  ).rows as Array<{ table_name: string; definition: string }>;
+  return new Map(rows.map((row) => [row.table_name, row.definition]));
+}
+
+/** (Re)creates a table's trigger; unless forced, a trigger already passing the same secret columns stays. */
+async function createTrigger(db: Knex, table: string, secrets: string[], existing?: string): Promise<boolean> {
   const args = secrets.map((name) => `'${ident(name).slice(1, -1)}'`).join(', ');
+  if (existing?.endsWith(`${FUNCTION}(${args})`)) return false;
   await db.raw(`drop trigger if exists ${TRIGGER} on ${ident(table)}`);
   await db.raw(
     `create trigger ${TRIGGER} after insert or update or delete on ${ident(table)} ` +
       `for each row execute function ${FUNCTION}(${args})`,
   );
+  return true;
 }
 
 export interface SyncOptions {
@@ -154,6 +170,8 @@ export interface SyncOptions {
   tables?: string[];
   /** Create missing log tables only: no column changes, no triggers (System.createmissinglogtables). */
   missingOnly?: boolean;
+  /** Recreate every trigger (System.updatelogtables); otherwise only missing or outdated ones. */
+  recreate?: boolean;
 }
 
 /**
@@ -168,6 +186,7 @@ export async function syncLogTables(db: Knex, registry: EntityRegistry, options:
   );
   const tables = await catalogue(db);
   if (!options.missingOnly) await ensureFunction(db);
+  const current = options.recreate ? new Map<string, string>() : await triggers(db);
   let count = 0;
   for (const table of wanted) {
     const columns = tables.get(table);
@@ -178,22 +197,16 @@ export async function syncLogTables(db: Knex, registry: EntityRegistry, options:
       await createLogTable(db, table, columns, secrets);
       count++;
     } else if (!options.missingOnly && (await alterLogTable(db, table, columns, logged, secrets))) count++;
-    if (!options.missingOnly) await createTrigger(db, table, secrets);
+    if (!options.missingOnly) await createTrigger(db, table, secrets, current.get(table));
   }
   return count;
 }
 
 /** Drops every audit trigger; the log tables stay (as the reference keeps them). */
 export async function dropTriggers(db: Knex): Promise<number> {
-  const rows = (
-    await db.raw(
-      `select c.relname as table_name from pg_trigger t join pg_class c on c.oid = t.tgrelid
-         join pg_namespace n on n.oid = c.relnamespace where n.nspname = current_schema() and t.tgname = ?`,
-      [TRIGGER],
-    )
-  ).rows as Array<{ table_name: string }>;
-  for (const row of rows) await db.raw(`drop trigger if exists ${TRIGGER} on ${ident(row.table_name)}`);
-  return rows.length;
+  const tables = [...(await triggers(db)).keys()];
+  for (const table of tables) await db.raw(`drop trigger if exists ${TRIGGER} on ${ident(table)}`);
+  return tables.length;
 }
 
 /** The log tables that exist, by the table they log. */
