@@ -105,6 +105,19 @@ describe('audit-log: detailed logging (System.updatelogtables 4.7.7)', function 
     expect(emailHistory[1].changes).to.deep.include({ email: { before: 'ann@example.org', after: null } });
   });
 
+  it("a chained APIv3 write (api.Email.create) is logged with the caller, in the parent call's change set", async () => {
+    const made = await crm.api3(editor, 'Contact', 'create', {
+      contact_type: 'Individual',
+      first_name: 'Chained',
+      'api.Email.create': { email: 'chained@example.org' },
+    });
+    expect(made, JSON.stringify(made)).to.include({ is_error: 0 });
+    const contact = (await logRows('crm_contact', Number(made.id)))[0];
+    const emails = (await db('log_crm_email').where({ contact_id: made.id })) as Row[];
+    expect(emails.map((row) => [row.log_action, row.log_user_id])).to.deep.equal([['Insert', editorId]]);
+    expect(emails[0].log_conn_id).to.equal(contact.log_conn_id);
+  });
+
   it('Logging.get answers the field changes of one change set (log_conn_id)', async () => {
     const [, update] = await logRows('crm_contact', ann);
     const answer = await crm.api3(admin, 'Logging', 'get', { log_conn_id: update.log_conn_id });
