@@ -39,7 +39,7 @@ describe('audit-log: detailed logging (System.updatelogtables 4.7.7)', function 
   };
 
   before(async () => {
-    crm = await bootEntityHttp({ plugins: ['audit-log', 'custom-data', 'settings', 'oauth-client'] });
+    crm = await bootEntityHttp({ plugins: ['audit-log', 'custom-data', 'settings', 'oauth-client', 'payment'] });
     db = crm.t.kernel.db;
     ({ headers: admin, contactId: adminId } = await crm.userWith('root', ['*']));
     ({ headers: editor, contactId: editorId } = await crm.userWith('editor', [
@@ -177,13 +177,30 @@ describe('audit-log: detailed logging (System.updatelogtables 4.7.7)', function 
     await db.raw('alter table crm_phone drop column audit_probe');
   });
 
-  it('secret columns are masked: an encrypted API key is neither stored nor shown, only that it changed', async () => {
+  it('secret columns are masked: an API key and a processor password are neither stored nor shown, only that they changed', async () => {
     await crm.api4(admin, 'Contact', 'update', { where: [['id', '=', ann]], values: { api_key: 'very-secret-key-1' } });
     const entries = await history('Contact', ann);
     const change = entries[entries.length - 1].changes as Row;
     expect(change.api_key).to.deep.equal({ before: null, after: '******' });
     const raw = JSON.stringify(await logRows('crm_contact', ann));
     expect(raw).not.to.include('very-secret-key-1');
+
+    const processor = await crm.api3(admin, 'PaymentProcessor', 'create', {
+      name: 'Audited desk',
+      payment_processor_type_id: 'Dummy',
+      user_name: 'merchant-9',
+      password: 'processor-pass-1',
+    });
+    expect(processor, JSON.stringify(processor)).to.include({ is_error: 0 });
+    await crm.api3(admin, 'PaymentProcessor', 'create', { id: processor.id, password: 'processor-pass-2' });
+    const processorHistory = await history('PaymentProcessor', Number(processor.id));
+    expect(processorHistory.map((entry) => (entry.changes as Row).password)).to.deep.equal([
+      { before: null, after: '******' },
+      { before: '******', after: '******' },
+    ]);
+    expect(JSON.stringify(processorHistory)).not.to.match(/processor-pass/);
+    const stored = JSON.stringify(await logRows('crm_payment_processor', Number(processor.id)));
+    expect(stored).not.to.match(/processor-pass/);
   });
 
   it('only administrators read the history', async () => {
