@@ -23,6 +23,19 @@ function seconds(interval: string): number {
   return Number(match[1]) * UNITS[match[2].toUpperCase()];
 }
 
+/** `log_date` as `YYYY-MM-DD HH:MM:SS` (the reference also takes `YYYYMMDDHHMMSS`); an impossible date is refused. */
+function timestamp(given: string): string {
+  const match = /^(\d{4})-?(\d{2})-?(\d{2})(?:[ T]?(\d{2}):?(\d{2})(?::?(\d{2}))?)?$/.exec(given.trim());
+  const [, year, month, day, hour = '00', minute = '00', second = '00'] = match ?? [];
+  const text = `${year}-${month}-${day} ${hour}:${minute}:${second}`;
+  const parsed = new Date(`${year}-${month}-${day}T${hour}:${minute}:${second}Z`);
+  if (!match || Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 19) !== text.replace(' ', 'T'))
+    throw new KernelError('E_INVALID_PARAMS', `log_date is not a valid date and time: ${given}`, {
+      details: { error_field: 'log_date' },
+    });
+  return text;
+}
+
 export const LOG_ENTRY_FIELDS = [
   { name: 'id', data_type: 'Integer', title: 'Entry (in this answer)' },
   { name: 'entity', data_type: 'String', title: 'Entity (the record, or the custom group extending it)' },
@@ -91,14 +104,14 @@ export function defineAuditActions(actions: ActionRegistrar, registry: EntityReg
       required: ['log_conn_id'],
       properties: {
         log_conn_id: { type: ['string', 'integer'], minLength: 1 },
-        log_date: { type: 'string', pattern: '^\\d{4}-?\\d{2}-?\\d{2}([ T]?\\d{2}:?\\d{2}(:?\\d{2})?)?$' },
+        log_date: { type: 'string' },
         interval: { type: 'string', default: '10 SECOND' },
       },
     },
     permission: ADMIN,
     handler: async (params, ctx) => {
       const p = params as { log_conn_id: string | number; log_date?: string; interval: string };
-      const window = p.log_date ? { date: p.log_date, seconds: seconds(p.interval) } : undefined;
+      const window = p.log_date ? { date: timestamp(p.log_date), seconds: seconds(p.interval) } : undefined;
       const rows = await changeSet(ctx.db, registry, String(p.log_conn_id), window);
       return envelope(
         rows.map((row) => stringifyLeaves(row) as Record<string, unknown>),

@@ -135,6 +135,33 @@ describe('audit-log: detailed logging (System.updatelogtables 4.7.7)', function 
     });
     const missing = await crm.api3(admin, 'Logging', 'get', {});
     expect(missing.is_error).to.equal(1);
+    const [{ after }] = (
+      await db.raw(
+        `select to_char(log_date + interval '1 second', 'YYYY-MM-DD HH24:MI:SS') as after from log_crm_contact
+          where log_conn_id = ? limit 1`,
+        [String(update.log_conn_id)],
+      )
+    ).rows;
+    const inWindow = await crm.api3(admin, 'Logging', 'get', { log_conn_id: update.log_conn_id, log_date: after });
+    expect(inWindow, JSON.stringify(inWindow)).to.include({ is_error: 0, count: answer.count });
+    const outside = await crm.api3(admin, 'Logging', 'get', {
+      log_conn_id: update.log_conn_id,
+      log_date: '2999-01-01 00:00:00',
+      interval: '10 SECOND',
+    });
+    expect(outside).to.include({ is_error: 0, count: 0 });
+    const impossible = await crm.api3(admin, 'Logging', 'get', {
+      log_conn_id: update.log_conn_id,
+      log_date: '20261345',
+    });
+    expect(impossible).to.include({ is_error: 1 });
+    expect(String(impossible.error_message)).to.contain('log_date is not a valid date');
+    const badInterval = await crm.api3(admin, 'Logging', 'get', {
+      log_conn_id: update.log_conn_id,
+      log_date: '20261125120000',
+      interval: '1; drop',
+    });
+    expect(String(badInterval.error_message)).to.contain('interval must be like');
   });
 
   it('a custom field added while logging is on is logged: its column appears in the log table', async () => {
