@@ -198,5 +198,21 @@ describe('entity-profile: Profile.get, Profile.submit, Profile.getfields', funct
     });
     const first = await crm.api3(admin, 'Contact', 'getsingle', { id: contactId });
     expect(first.first_name).to.equal('Augusta');
+    // Staff write as themselves: their contact permissions decide.
+    const staff = (await crm.userWith('staff', ['access CRM', 'view all contacts', 'edit all contacts'])).headers;
+    const edited = await crm.api3(staff, 'Profile', 'submit', {
+      profile_id: profileId,
+      contact_id: contactId,
+      first_name: 'Ada',
+      'phone-1-1': '555-0111',
+    });
+    expect(edited, JSON.stringify(edited)).to.include({ is_error: 0 });
+    expect(await crm.api3(staff, 'Profile', 'get', { profile_id: profileId, contact_id: contactId })).to.nested.include(
+      {
+        'values.phone-1-1': '555-0111',
+      },
+    );
+    const noAdd = await crm.api3(staff, 'Profile', 'submit', { profile_id: profileId, first_name: 'Nobody' });
+    expect(noAdd).to.include({ is_error: 1 });
   });
 });
