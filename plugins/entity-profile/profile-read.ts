@@ -11,8 +11,14 @@ import { loadProfile, profileFields, type ProfileField } from './profile-fields'
 type Row = Record<string, unknown>;
 
 const present = (value: unknown) => value !== undefined && value !== null && value !== '';
-const text = (value: unknown) =>
-  value === null || value === undefined ? '' : typeof value === 'boolean' ? (value ? '1' : '0') : value;
+
+/** A value as APIv3 shows it: a string, `''` for none, booleans as 1/0, dates as `YYYY-MM-DD HH:MM:SS`. */
+function text(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'boolean') return value ? '1' : '0';
+  if (value instanceof Date) return value.toISOString().slice(0, 19).replace('T', ' ');
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
 
 /** `profile_id` as the list of profiles asked for; a single id keeps the reference's flat answer. */
 export function profileIds(params: Row): { ids: unknown[]; single: boolean } {

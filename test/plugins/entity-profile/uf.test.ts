@@ -26,6 +26,8 @@ describe('entity-profile: UFGroup, UFField, UFJoin', function () {
       add_cancel_button: '1',
     });
     expect(await crm.api3(admin, 'UFGroup', 'create', { name: 'x' })).to.include({ is_error: 1 });
+    const viaV4 = await crm.api4(admin, 'UFGroup', 'create', { values: { title: 'Volunteer Sign-up' } });
+    expect(viaV4.values[0], JSON.stringify(viaV4)).to.include({ name: 'volunteer_sign_up_2', is_active: true });
   });
 
   it('UFField create: weight at the end, label from the field, group_type follows, duplicates refused', async () => {
