@@ -172,7 +172,9 @@ export async function parseFilters(
 ): Promise<Condition[]> {
   const byKey = new Map<string, Filter>();
   for (const [key, raw] of Object.entries(params)) {
-    if (RESERVED.has(key) || key.startsWith('api.') || key.startsWith('return.')) continue;
+    // `api_action` is a control word unless the entity has such a field (Job's `api_action`).
+    const reserved = RESERVED.has(key) && !(key === 'api_action' && entity.byName.has(key));
+    if (reserved || key.startsWith('api.') || key.startsWith('return.')) continue;
     // A field wins over the option_* / api_* spellings (option_group_id is a field).
     let resolved = resolvePath(fc.registry, entity, key);
     // Legacy date ranges: `<date field>_low` / `_high`, also as `filter.<…>` (§3.4).

@@ -22,6 +22,13 @@ describe('jobs: Job and JobLog', function () {
     expect(actions).to.include.members(['cleanup', 'refresh_oauth_tokens']);
   });
 
+  it('APIv3 get filters on api_action (a Job field, not the control word)', async () => {
+    const got = await crm.api3(admin, 'Job', 'get', { api_action: 'cleanup', sequential: 1 });
+    expect(got.values.map((row) => row.api_action)).to.deep.equal(['cleanup']);
+    const single = await crm.api3(admin, 'Job', 'getsingle', { api_action: 'refresh_oauth_tokens' });
+    expect(single, JSON.stringify(single)).to.include({ api_action: 'refresh_oauth_tokens' });
+  });
+
   it('APIv3 create, get with a filter, update; run_frequency by name; bad frequency refused', async () => {
     const created = await crm.api3(admin, 'Job', 'create', {
       name: 'Count contacts',
