@@ -11,7 +11,7 @@ export function secretsCliCommands(): CliCommand[] {
     {
       name: 'secrets rotate',
       description:
-        'Re-encrypt every stored secret (OAuth client secrets and tokens, mail passwords) with the newest key',
+        'Re-encrypt every stored secret (OAuth secrets and tokens, API keys, processor and mail passwords) with the newest key',
       options: [
         {
           flags: '--new-key',
