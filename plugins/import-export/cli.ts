@@ -1,7 +1,6 @@
 /** `crm import <file.csv>` and `crm export`: options, progress on stderr, the summary as JSON on stdout. */
 import { createWriteStream, readFileSync } from 'node:fs';
 import { once } from 'node:events';
-import type { Knex } from 'knex';
 import { KernelError } from '../../kernel';
 import type { CliCommand, CliContext } from '../../host';
 import { CLI_PRINCIPAL, type EntityRegistry, type EntityService } from '../entity-core';
@@ -11,7 +10,6 @@ import { runImport } from './importer';
 import { progressReporter } from './progress';
 import type { ImportExportOptions } from './register';
 
-type Deps = () => { db: Knex; service: EntityService; registry: EntityRegistry };
 type Opts = Record<string, unknown>;
 
 function choice<T extends string>(value: unknown, allowed: readonly T[], flag: string): T {
@@ -40,7 +38,13 @@ function positive(value: unknown, flag: string, fallback: number): number {
   return n;
 }
 
-export function importExportCommands(deps: Deps, config: ImportExportOptions): CliCommand[] {
+/** From the CLI's kernel (the one that runs the command, not the one that listed it). */
+function depsOf(cli: CliContext) {
+  const services = cli.services as unknown as { entityService: EntityService; entities: EntityRegistry };
+  return { db: cli.db, service: services.entityService, registry: services.entities, principal: CLI_PRINCIPAL };
+}
+
+export function importExportCommands(config: ImportExportOptions): CliCommand[] {
   const importCommand: CliCommand = {
     name: 'import',
     description: 'Import contacts from a CSV file in batches (one transaction each); prints the summary as JSON',
@@ -55,23 +59,20 @@ export function importExportCommands(deps: Deps, config: ImportExportOptions): C
       { flags: '--quiet', description: 'no progress on standard error' },
       { flags: '--resume [job]', description: 'go on with the unfinished import of this file (or this job id)' },
     ],
-    run: async (args: string[], opts: Opts, _cli: CliContext) => {
+    run: async (args: string[], opts: Opts, cli: CliContext) => {
       const resume = opts.resume === true ? true : opts.resume ? positive(opts.resume, '--resume', 0) : false;
       const progress = progressReporter(process.stderr, Boolean(opts.quiet));
-      const summary = await runImport(
-        { ...deps(), principal: CLI_PRINCIPAL },
-        {
-          input: { path: args[0] },
-          map: mapFile(opts.map),
-          rule: choice(opts.onDuplicate ?? 'skip', ['skip', 'update', 'fill'] as const, '--on-duplicate'),
-          on: choice(opts.match ?? 'email', ['email', 'external_identifier'] as const, '--match'),
-          batchSize: positive(opts.batchSize, '--batch-size', config.batchSize),
-          csv: { encoding: opts.encoding as string | undefined, maxRecordBytes: config.maxFieldBytes },
-          errors: opts.errors as string | undefined,
-          resume,
-          progress: progress.update,
-        },
-      );
+      const summary = await runImport(depsOf(cli), {
+        input: { path: args[0] },
+        map: mapFile(opts.map),
+        rule: choice(opts.onDuplicate ?? 'skip', ['skip', 'update', 'fill'] as const, '--on-duplicate'),
+        on: choice(opts.match ?? 'email', ['email', 'external_identifier'] as const, '--match'),
+        batchSize: positive(opts.batchSize, '--batch-size', config.batchSize),
+        csv: { encoding: opts.encoding as string | undefined, maxRecordBytes: config.maxFieldBytes },
+        errors: opts.errors as string | undefined,
+        resume,
+        progress: progress.update,
+      });
       progress.done();
       return JSON.stringify(summary, null, 2);
     },
@@ -91,6 +92,7 @@ export function importExportCommands(deps: Deps, config: ImportExportOptions): C
       const scope = cli.api.scope('cli', CLI_PRINCIPAL);
       const entity = String(opts.entity ?? 'Contact');
       const out = typeof opts.output === 'string' ? createWriteStream(opts.output) : process.stdout;
+      const started = Date.now();
       try {
         const count = await runExport(
           async (params) => (await api4(scope, entity, 'get', { ...params, checkPermissions: false })).values as never,
@@ -105,7 +107,7 @@ export function importExportCommands(deps: Deps, config: ImportExportOptions): C
         if (out !== process.stdout) {
           out.end();
           await once(out, 'finish');
-          return JSON.stringify({ entity, rows: count, file: opts.output });
+          return JSON.stringify({ entity, rows: count, file: opts.output, seconds: (Date.now() - started) / 1000 });
         }
       } finally {
         await scope.dispose();

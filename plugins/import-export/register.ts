@@ -22,5 +22,5 @@ export default definePlugin<ImportExportOptions>(({ config, services, actions, h
     registry: services.resolve<EntityRegistry>('entities'),
   });
   defineImportAction(actions, deps, config);
-  hooks.tap(cliCommands, () => importExportCommands(deps, config));
+  hooks.tap(cliCommands, () => importExportCommands(config));
 });
