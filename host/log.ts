@@ -32,6 +32,9 @@ export const SECRET_KEYS = [
   '_authxSiteKey',
   'jwt',
   'code_verifier',
+  'signature',
+  'credit_card_number',
+  'cvv2',
 ];
 
 const SECRET_NAMES = new Set(SECRET_KEYS.map((k) => k.toLowerCase()));

@@ -1,4 +1,5 @@
 /** Hooks the kernel itself owns and runs. Plugins tap them; see docs/hooks.md. */
+import type { Knex } from 'knex';
 import type { KernelError } from './errors';
 import { defineHook } from './hooks';
 import type { Permission, Principal } from './types';
@@ -22,6 +23,10 @@ export const apiAuthorize = defineHook.bail<AuthorizeResult, [ApiRequest]>(
 export const apiPrepare = defineHook.waterfall<Record<string, unknown>, [ApiRequest]>(
   'api.prepare',
   'Per call, after validation: return new params (they are validated again)',
+);
+export const apiWrite = defineHook.series<[ApiRequest, Knex]>(
+  'api.write',
+  'Per call of a writing action, inside its transaction, before the handler: (request, transaction)',
 );
 export const apiRespond = defineHook.waterfall<unknown, [ApiRequest]>('api.respond', 'Per call: return a new result');
 export const apiException = defineHook.series<[KernelError, ApiRequest]>(

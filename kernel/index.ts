@@ -8,7 +8,15 @@ export {
 } from './actions';
 export { createRequestScope, type ServiceRegistrar } from './container';
 export { definePlugin, type PluginContext, type RegisterFn } from './context';
-export { apiAuthorize, apiException, apiPrepare, apiRespond, kernelReady, type ApiRequest } from './core-hooks';
+export {
+  apiAuthorize,
+  apiException,
+  apiPrepare,
+  apiRespond,
+  apiWrite,
+  kernelReady,
+  type ApiRequest,
+} from './core-hooks';
 export { KernelError, errorCodes, isKernelError, registerErrorCodes, type ErrorCodeInfo } from './errors';
 export { defineHook, HookBus, Stage, type HookKind, type HookRef, type HookTapper } from './hooks';
 export { Kernel, KERNEL_VERSION, type CallRequest } from './kernel';

@@ -6,7 +6,7 @@ import type { AwilixContainer } from 'awilix';
 import type { Knex } from 'knex';
 import type { ActionRegistry, CompiledAction } from './actions';
 import { createRequestScope } from './container';
-import { apiAuthorize, apiException, apiPrepare, apiRespond, type ApiRequest } from './core-hooks';
+import { apiAuthorize, apiException, apiPrepare, apiRespond, apiWrite, type ApiRequest } from './core-hooks';
 import { KernelError, isKernelError } from './errors';
 import type { HookBus } from './hooks';
 import { describeErrors } from './schema';
@@ -77,7 +77,11 @@ export async function runCall(parts: PipelineParts, req: ApiCallRequest): Promis
     const prepared = await parts.hooks.run(apiPrepare, params, apiReq);
     if (prepared !== params) params = validated(def, prepared);
     apiReq = { ...apiReq, params };
-    const invoke = (db: Knex) => def.handler(params, actionContext(parts, def, principal, scope, db, !!req.trusted));
+    const call = apiReq;
+    const invoke = async (db: Knex) => {
+      if (def.writes && db.isTransaction) await parts.hooks.run(apiWrite, call, db);
+      return def.handler(params, actionContext(parts, def, principal, scope, db, !!req.trusted));
+    };
     const result = await inTransaction(parts.db, def, req, invoke);
     return await parts.hooks.run(apiRespond, result, apiReq);
   } catch (err) {

@@ -14,15 +14,16 @@ import { extendedName } from './entities/CustomGroup';
 import { customValueLifecycle } from './custom-values';
 import { defineCustomValueActions } from './custom-value-actions';
 import { fieldLifecycle, groupLifecycle } from './lifecycle';
-import { CustomData } from './runtime';
+import { CustomData, customDataTableChanged } from './runtime';
 
-export default definePlugin(({ services, actions, hooks, log, onReady }) => {
+export default definePlugin(({ services, actions, hooks, log, onReady, runHook }) => {
   const registry = services.resolve<EntityRegistry>('entities');
   const custom = new CustomData(
     registry,
     services.resolve<ChangeBus>('changeBus'),
     services.resolve<Kernel['db']>('db'),
     log,
+    (db, table) => runHook(customDataTableChanged, db, table),
   );
   services.value('customData', custom);
   registry.extend('CustomGroup', groupLifecycle(custom, registry));

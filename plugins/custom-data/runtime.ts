@@ -4,7 +4,7 @@
  * the transaction that changes them. Other instances hear of a change through the change bus once it commits.
  */
 import type { Knex } from 'knex';
-import { KernelError, type Logger } from '../../kernel';
+import { defineHook, KernelError, type Logger } from '../../kernel';
 import {
   applySchemaSteps,
   diffSchemas,
@@ -27,6 +27,15 @@ import {
 
 export const TOPIC = 'custom-data';
 
+/**
+ * After a group's table was created or altered, in the same transaction: (transaction, table). audit-log keeps
+ * the table's log table and trigger in step here.
+ */
+export const customDataTableChanged = defineHook.series<[Knex, string]>(
+  'customData.tableChanged',
+  "After a custom group's table is created or altered, in the writing transaction: (transaction, table name)",
+);
+
 /** Serialises schema changes across instances (both run DDL on the same tables). */
 const LOCK_KEY = 7_170_001;
 
@@ -40,6 +49,7 @@ export class CustomData {
     private readonly bus: ChangeBus,
     private readonly pool: Knex,
     private readonly log: Logger,
+    private readonly tableChanged: (db: Knex, table: string) => Promise<void> = async () => undefined,
   ) {
     bus.on(TOPIC, () => void this.reload());
   }
@@ -83,7 +93,10 @@ export class CustomData {
    * drop columns and indexes), then serves the new metadata at once and tells the other instances.
    */
   changed(db: Knex, groupId: number): Promise<void> {
-    return this.schemaChange(db, () => this.syncTable(db, groupId));
+    return this.schemaChange(db, async () => {
+      const table = await this.syncTable(db, groupId);
+      if (table) await this.tableChanged(db, table);
+    });
   }
 
   /** Drops a group's table (its values go with it), in the deleting transaction. */
@@ -104,7 +117,7 @@ export class CustomData {
 
   private readonly reloadLater = () => void this.reload();
 
-  private async syncTable(db: Knex, groupId: number): Promise<void> {
+  private async syncTable(db: Knex, groupId: number): Promise<string | undefined> {
     const [group] = (await readGroups(db)).filter((row) => row.id === groupId);
     if (!group) return;
     const extended = this.extended(group);
@@ -131,6 +144,7 @@ export class CustomData {
         );
       throw err;
     }
+    return wanted.table;
   }
 
   private bootEntity(name: string): EntityDef | undefined {

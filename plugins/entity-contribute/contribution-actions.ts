@@ -3,7 +3,7 @@
  * receivable into the deposit account, and what it paid for is updated through the `contribute.completed` hook.
  */
 import { KernelError, type ActionRegistrar } from '../../kernel';
-import type { EntityService } from '../entity-core';
+import type { Entities, EntityService } from '../entity-core';
 import { contributionCompleted } from './hooks';
 import { accountOf, depositAccount, recordTrxn, RELATIONSHIP, STATUS } from './ledger';
 
@@ -25,7 +25,7 @@ const PARAMS = {
 export function defineContributionActions(
   actions: ActionRegistrar,
   service: () => EntityService,
-  runCompleted: (contribution: Row, entities: import('../entity-core').Entities) => Promise<void>,
+  runCompleted: (contribution: Row, entities: Entities) => Promise<void>,
 ): void {
   actions.define({
     version: 3,
@@ -47,22 +47,39 @@ export function defineContributionActions(
         });
       if (Number(found.contribution_status_id) !== STATUS.pending)
         throw new KernelError('E_INVALID_PARAMS', 'Only a Pending contribution can be completed');
-      const changes: Row = { id: found.id, contribution_status_id: STATUS.completed };
-      for (const key of ['trxn_id', 'fee_amount', 'payment_instrument_id'])
-        if (params[key] !== undefined) changes[key] = params[key];
-      changes.receive_date = params.trxn_date ?? new Date();
-      const completed = await entities.save('Contribution', changes);
-      await recordTrxn(entities, completed, {
-        from_financial_account_id: await accountOf(entities, completed.financial_type_id, RELATIONSHIP.receivable),
-        to_financial_account_id: await depositAccount(entities),
-        is_payment: true,
-        status_id: STATUS.completed,
-        trxn_date: changes.receive_date,
-      });
-      await runCompleted(completed, entities);
+      const { trxn_id, trxn_date, fee_amount, payment_instrument_id } = params;
+      const given = { trxn_id, trxn_date, fee_amount, payment_instrument_id };
+      const completed = await completeContribution(entities, found, given, runCompleted);
       return { is_error: 0, version: 3, count: 1, id: Number(completed.id), values: [{ id: Number(completed.id) }] };
     },
   });
+}
+
+/**
+ * Completes a Pending contribution (completetransaction, and a page's paid submission): Completed, with a payment
+ * from its receivable into `to_financial_account_id` (default: the deposit account), then `contribute.completed`.
+ */
+export async function completeContribution(
+  entities: Entities,
+  found: Row,
+  params: Row,
+  runCompleted: (contribution: Row, entities: Entities) => Promise<void>,
+): Promise<Row> {
+  const changes: Row = { id: found.id, contribution_status_id: STATUS.completed };
+  for (const key of ['trxn_id', 'fee_amount', 'payment_instrument_id'])
+    if (params[key] !== undefined) changes[key] = params[key];
+  changes.receive_date = params.trxn_date ?? new Date();
+  const completed = await entities.save('Contribution', changes);
+  await recordTrxn(entities, completed, {
+    from_financial_account_id: await accountOf(entities, completed.financial_type_id, RELATIONSHIP.receivable),
+    to_financial_account_id: params.to_financial_account_id ?? (await depositAccount(entities)),
+    is_payment: true,
+    status_id: STATUS.completed,
+    trxn_date: changes.receive_date,
+    ...(params.payment_processor_id !== undefined ? { payment_processor_id: params.payment_processor_id } : {}),
+  });
+  await runCompleted(completed, entities);
+  return completed;
 }
 
 export { contributionCompleted };

@@ -1,3 +1,3 @@
-/** entity-contribute's public surface: the completion hook and exact money arithmetic. */
-export { contributionCompleted } from './hooks';
+/** entity-contribute's public surface: its hooks (completion, payment) and exact money arithmetic. */
+export { contributionCompleted, contributionPay, type PaymentOutcome, type PaymentRequest } from './hooks';
 export { fromCents, minus, sum, times, toCents } from './money';

@@ -1,14 +1,18 @@
 /** entity-contribute: contributions and their financial records, the permissions and the completion hook. */
 import { definePlugin } from '../../kernel';
-import type { EntityRegistry, EntityService } from '../entity-core';
+import type { Entities, EntityRegistry, EntityService } from '../entity-core';
 import { permissionsCatalogue } from '../users';
 import { defineContributionActions } from './contribution-actions';
 import { extendContributions } from './contribution-lifecycle';
-import { contributionCompleted } from './hooks';
+import './errors';
+import { contributionCompleted, contributionPay } from './hooks';
+import { extendPages } from './page-lifecycle';
+import { defineSubmit } from './page-submit';
 
 export default definePlugin(({ services, hooks, actions, runHook }) => {
   const entities = services.resolve<EntityRegistry>('entities');
   extendContributions(entities);
+  extendPages(entities);
   hooks.tap(permissionsCatalogue, () => [
     {
       name: 'access contributions',
@@ -23,9 +27,9 @@ export default definePlugin(({ services, hooks, actions, runHook }) => {
       description: 'Contribute through contribution pages',
     },
   ]);
-  defineContributionActions(
-    actions,
-    () => services.resolve<EntityService>('entityService'),
-    (contribution, bound) => runHook(contributionCompleted, contribution, bound),
-  );
+  const service = () => services.resolve<EntityService>('entityService');
+  const runCompleted = (contribution: Record<string, unknown>, bound: Entities) =>
+    runHook(contributionCompleted, contribution, bound);
+  defineContributionActions(actions, service, runCompleted);
+  defineSubmit(actions, service, (request, bound) => runHook(contributionPay, request, bound), runCompleted);
 });

@@ -8,6 +8,7 @@ import { holds, KernelError, type Principal } from '../../kernel';
 import { DEFAULT_LIMITS, limitExceeded, type Limits } from '../../host';
 import type { Aggregate, Condition, Query } from './conditions';
 import { guarded } from './db-errors';
+import { insertUnnest, unnestable } from './bulk-insert';
 import { applyPlanned, Planner, type Resolved } from './planner';
 import { groupedQuery, isGrouped, planColumn, plainQuery, readColumn, type Column } from './select-sql';
 import { isColumn } from './schema';
@@ -185,19 +186,20 @@ export class EntityStore {
     return Number(row.id);
   }
 
-  /**
-   * Inserts and returns the stored row as {@link byId} reads it (database defaults included), from the
-   * INSERT's own RETURNING: one statement instead of an insert and a select.
-   */
+  /** Inserts and returns the stored row as {@link byId} reads it (defaults included), from the INSERT's RETURNING. */
   async insertRow(db: Knex, entity: CompiledEntity, values: Row): Promise<Row> {
     return (await this.insertRows(db, entity, [values]))[0];
   }
 
-  /** Many rows in one INSERT … RETURNING (a field a row leaves out takes its column default); rows in order. */
+  /** Many rows in one INSERT (bulk-insert.ts) … RETURNING, in order; a field a row leaves out takes its default. */
   async insertRows(db: Knex, entity: CompiledEntity, rows: Row[]): Promise<Row[]> {
     const returning = this.returning(entity);
     const data = rows.map((values) => toDb(entity, values, this.cipher));
-    const stored = (await guarded(async () => db(entity.table).insert(data).returning(returning.columns))) as Row[];
+    const stored = (await guarded(async () =>
+      data.length > 1 && unnestable(data)
+        ? insertUnnest(db, entity, data, returning.columns)
+        : db(entity.table).insert(data).returning(returning.columns),
+    )) as Row[];
     return stored.map(returning.map);
   }
 

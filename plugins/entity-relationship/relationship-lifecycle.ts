@@ -87,6 +87,8 @@ async function checkDuplicate(row: Row, sc: SaveContext): Promise<void> {
         { path: 'end_date', op: '>=', value: row.start_date },
       ],
     });
+  // A case role duplicates only a role on the same case (a coordinator may hold the role on several cases).
+  if (present(row.case_id)) where.push({ path: 'case_id', op: '=', value: Number(row.case_id) });
   if (sc.existing) where.push({ path: 'id', op: '<>', value: Number(sc.existing.id) });
   if ((await sc.entities.count('Relationship', where)) > 0) throw refused('Duplicate Relationship');
 }

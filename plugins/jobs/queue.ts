@@ -71,7 +71,7 @@ export class BossQueue implements JobQueue {
     boss.on('error', (err: Error) => this.log.warn({ err: err.message }, 'pg-boss reported an error'));
     await boss.start();
     this.boss = boss;
-    await boss.createQueue(QUEUE, { name: QUEUE, policy: 'stately', retryLimit: 0 });
+    await createQueueOnce(boss);
     await boss.work<{ jobId: number }>(
       QUEUE,
       { pollingIntervalSeconds: this.opts.pollingIntervalSeconds, batchSize: 1 },
@@ -95,5 +95,23 @@ export class BossQueue implements JobQueue {
     const boss = this.boss;
     this.boss = undefined;
     await boss?.stop({ graceful: true, wait: true, timeout: 10_000 });
+  }
+}
+
+/**
+ * Instances starting together both create the queue (a partition table and its row): PostgreSQL may answer
+ * one of them with a deadlock (40P01) and roll it back. The queue then exists or is about to: try again.
+ */
+async function createQueueOnce(boss: PgBoss, attempts = 5): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      if (!(await boss.getQueue(QUEUE)))
+        await boss.createQueue(QUEUE, { name: QUEUE, policy: 'stately', retryLimit: 0 });
+      return;
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (attempt >= attempts || (code !== '40P01' && code !== '23505')) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt + Math.random() * 100));
+    }
   }
 }

@@ -1,4 +1,5 @@
 /** The settings catalogue: settings plugins declare, with a type and a default; the core ones are below. */
+import type { Knex } from 'knex';
 import { defineHook, KernelError } from '../../kernel';
 
 export interface SettingSpec {
@@ -19,6 +20,16 @@ export interface SettingSpec {
 export const settingsCatalogue = defineHook.collect<SettingSpec, []>(
   'settings.catalogue',
   'Once at ready: contribute settings (name, type, default, title, isContact) that Setting.get/create manage',
+);
+
+/**
+ * After settings are stored or reverted (not `fill`: it stores the defaults), inside the writing transaction:
+ * (transaction, names). A tap that acts on a setting (audit-log's `logging`) does its work there, so it
+ * commits or rolls back with the write.
+ */
+export const settingsChanged = defineHook.series<[Knex, string[]]>(
+  'settings.changed',
+  'After Setting create/set/revert, in the writing transaction: (transaction, setting names)',
 );
 
 /** Settings from the reference's settings files that clients read or this service can honour. */

@@ -1,3 +1,3 @@
 /** settings' public surface: the catalogue hook other plugins declare their settings through. */
-export { settingsCatalogue, CORE_SETTINGS, type SettingSpec } from './catalogue';
+export { settingsCatalogue, settingsChanged, CORE_SETTINGS, type SettingSpec } from './catalogue';
 export { SettingsStore } from './store';

@@ -27,6 +27,9 @@ export function domainIds(given: unknown): number[] {
 export class SettingsStore {
   private readonly specs = new Map<string, SettingSpec>();
 
+  /** `changed` runs after each write, in its transaction (the settings.changed hook). */
+  constructor(private readonly changed: (db: Knex, names: string[]) => Promise<void> = async () => undefined) {}
+
   load(specs: SettingSpec[]): void {
     this.specs.clear();
     for (const spec of specs) this.specs.set(spec.name, spec);
@@ -81,6 +84,7 @@ export class SettingsStore {
           created_id: authorId,
         });
       }
+      await this.changed(trx, Object.keys(checked));
     });
     return checked;
   }
@@ -88,11 +92,14 @@ export class SettingsStore {
   /** Back to the default: the stored values of `names` (for the contact, for contact settings) go. */
   async revert(db: Knex, names: string[], contactId: number | null): Promise<Values> {
     const out: Values = {};
-    for (const name of names) {
-      const spec = this.spec(name);
-      await this.scope(db, name, spec.isContact ? contactId : null).delete();
-      out[name] = spec.default;
-    }
+    await db.transaction(async (trx) => {
+      for (const name of names) {
+        const spec = this.spec(name);
+        await this.scope(trx, name, spec.isContact ? contactId : null).delete();
+        out[name] = spec.default;
+      }
+      await this.changed(trx, names);
+    });
     return out;
   }
 

@@ -125,6 +125,31 @@ describe('api4 save: many new records in one batch (issue 18)', function () {
     expect(await k.t.kernel.db('crm_contact').where('first_name', 'v0').first('id')).to.equal(undefined);
   });
 
+  it('stores any text exactly (quotes, backslashes, braces, commas, the word NULL, empty) and refuses an overlong value', async () => {
+    const names = ['a"b', 'back\\slash', '{braces},commas', 'NULL', '', 'Zoë 🚀', "it's"];
+    const answer = await k.call(
+      'Contact',
+      'save',
+      { records: names.map((last_name) => ({ last_name, first_name: 'T' })), defaults: { contact_type: 'Individual' } },
+      ADMIN,
+    );
+    const stored = await k.t.kernel
+      .db('crm_contact')
+      .whereIn(
+        'id',
+        answer.values.map((row: Row) => row.id),
+      )
+      .orderBy('id')
+      .select('last_name');
+    expect(stored.map((row: Row) => row.last_name)).to.deep.equal(names);
+    const res = await post(boss, 'Contact/save', {
+      records: [{ last_name: 'ok' }, { last_name: 'x'.repeat(300) }],
+      defaults: { contact_type: 'Individual' },
+    });
+    expect(res.status, res.text).to.be.within(400, 499);
+    expect(res.text).to.not.match(/at .*\.ts:/);
+  });
+
   it('mixes updates (by id) and creates, answering in the records order', async () => {
     const first = await k.call(
       'Contact',

@@ -1,0 +1,54 @@
+/** Field builders and the permission maps the membership entities share. */
+import type { FieldDef, PermissionMap } from '../../entity-core';
+
+export const id = (title: string, uniqueName?: string): FieldDef => ({
+  name: 'id',
+  type: 'Int',
+  title,
+  required: true,
+  readonly: true,
+  ...(uniqueName ? { uniqueName } : {}),
+});
+
+export const flag = (name: string, title: string, fallback: boolean, extra: Partial<FieldDef> = {}): FieldDef => ({
+  name,
+  type: 'Boolean',
+  title,
+  required: true,
+  default: fallback,
+  apiDefault: fallback ? 1 : 0,
+  ...extra,
+});
+
+export const text = (name: string, title: string, maxlength = 255, extra: Partial<FieldDef> = {}): FieldDef => ({
+  name,
+  type: 'String',
+  title,
+  maxlength,
+  ...extra,
+});
+
+/** The reference's membership permissions: read with `access CiviMember`, written with `edit memberships`. */
+export const MEMBER_RECORDS: PermissionMap = {
+  get: { allOf: ['access CRM', 'access memberships'] },
+  meta: 'access CRM',
+  delete: { allOf: ['access CRM', 'access memberships', 'delete memberships'] },
+  default: { allOf: ['access CRM', 'access memberships', 'edit memberships'] },
+};
+
+/** A membership payment also touches a contribution: both components' permissions. */
+export const MEMBER_PAYMENTS: PermissionMap = {
+  get: { allOf: ['access CRM', 'access memberships', 'access contributions'] },
+  meta: 'access CRM',
+  delete: {
+    allOf: ['access CRM', 'access memberships', 'delete memberships', 'access contributions', 'delete contributions'],
+  },
+  default: {
+    allOf: ['access CRM', 'access memberships', 'edit memberships', 'access contributions', 'edit contributions'],
+  },
+};
+
+/** The units a status rule adjusts its events by. */
+export const ADJUST_UNITS = { day: 'day', month: 'month', year: 'year' };
+/** The membership dates a status rule starts or ends at. */
+export const EVENT_DATES = { start_date: 'Member Start Date', end_date: 'Member End Date', join_date: 'Member Since' };

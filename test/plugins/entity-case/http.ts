@@ -1,0 +1,7 @@
+/** Boots entity-case behind the REST bindings (shared by its tests). */
+import { bootEntityHttp, type EntityHttp } from '../../support/entity-http';
+
+export type { Answer, Headers, Row } from '../../support/entity-http';
+export type Crm = EntityHttp;
+
+export const bootCrm = (): Promise<Crm> => bootEntityHttp({ plugins: ['entity-case', 'compat-civicrm'] });

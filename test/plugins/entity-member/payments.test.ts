@@ -1,0 +1,154 @@
+/** MembershipPayment over HTTP: linking a contribution, and a Pending membership completed with its contribution. */
+import { expect } from 'chai';
+import { addUnits, today } from '../../../plugins/entity-member';
+import { bootCrm, type Crm, type Headers, type Row } from './http';
+
+describe('entity-member: MembershipPayment over HTTP', function () {
+  this.timeout(60000);
+  let crm: Crm;
+  let admin: Headers;
+  let ann: number;
+  let typeId: number;
+  const now = today();
+
+  before(async () => {
+    crm = await bootCrm();
+    admin = (await crm.userWith('root', ['*'])).headers;
+    const person = await crm.api4(admin, 'Contact', 'create', {
+      values: { contact_type: 'Individual', first_name: 'Ann' },
+    });
+    ann = Number(person.values[0].id);
+    const club = await crm.api4(admin, 'Contact', 'create', {
+      values: { contact_type: 'Organization', organization_name: 'Club' },
+    });
+    const type = await crm.api4(admin, 'MembershipType', 'create', {
+      values: {
+        name: 'General',
+        member_of_contact_id: club.values[0].id,
+        financial_type_id: 2,
+        duration_unit: 'year',
+        duration_interval: 1,
+        period_type: 'rolling',
+        minimum_fee: 50,
+      },
+    });
+    typeId = Number(type.values[0].id);
+  });
+  after(() => crm?.t.close());
+
+  const pendingMembership = async () =>
+    crm.api3(admin, 'Membership', 'create', {
+      contact_id: ann,
+      membership_type_id: typeId,
+      status_id: 'Pending',
+      skipStatusCal: 1,
+      join_date: '2023-04-01',
+    });
+  const pendingContribution = async () =>
+    crm.api3(admin, 'Contribution', 'create', {
+      contact_id: ann,
+      financial_type_id: 'Member Dues',
+      total_amount: '50.00',
+      contribution_status_id: 'Pending',
+    });
+
+  it('create, get with a join, delete; the contribution and membership pair is unique', async () => {
+    const membership = await pendingMembership();
+    const contribution = await pendingContribution();
+    const link = await crm.api3(admin, 'MembershipPayment', 'create', {
+      membership_id: membership.id,
+      contribution_id: contribution.id,
+    });
+    expect(link, JSON.stringify(link)).to.include({ is_error: 0 });
+    const got = await crm.api4(admin, 'MembershipPayment', 'get', {
+      select: ['contribution_id.total_amount', 'membership_id.status_id:name'],
+      where: [['membership_id', '=', Number(membership.id)]],
+    });
+    expect(got.values[0]).to.include({ 'contribution_id.total_amount': 50, 'membership_id.status_id:name': 'Pending' });
+    const again = await crm.api3(admin, 'MembershipPayment', 'create', {
+      membership_id: membership.id,
+      contribution_id: contribution.id,
+    });
+    expect(again).to.include({ is_error: 1 });
+    const fields = await crm.api3(admin, 'MembershipPayment', 'getfields', {});
+    expect(fields.values).to.include.keys('membership_id', 'contribution_id');
+    expect((await crm.api3(admin, 'MembershipPayment', 'delete', { id: link.id })).is_error).to.equal(0);
+  });
+
+  it('4.3.4 completetransaction: a Pending membership paid by the contribution starts that day and becomes current', async () => {
+    const membership = await pendingMembership();
+    const contribution = await pendingContribution();
+    await crm.api3(admin, 'MembershipPayment', 'create', {
+      membership_id: membership.id,
+      contribution_id: contribution.id,
+    });
+    const done = await crm.api3(admin, 'Contribution', 'completetransaction', { id: contribution.id });
+    expect(done, JSON.stringify(done)).to.include({ is_error: 0 });
+    const got = await crm.api4(admin, 'Membership', 'get', {
+      select: ['join_date', 'start_date', 'end_date', 'status_id:name'],
+      where: [['id', '=', Number(membership.id)]],
+    });
+    expect(got.values[0]).to.include({
+      join_date: '2023-04-01',
+      start_date: now,
+      end_date: addUnits(addUnits(now, 'year', 1), 'day', -1),
+      'status_id:name': 'Current',
+    } as Row);
+  });
+
+  it('a membership that is not Pending is left as it is when its contribution completes', async () => {
+    const membership = await crm.api3(admin, 'Membership', 'create', {
+      contact_id: ann,
+      membership_type_id: typeId,
+      join_date: '2020-01-01',
+    });
+    const contribution = await pendingContribution();
+    await crm.api3(admin, 'MembershipPayment', 'create', {
+      membership_id: membership.id,
+      contribution_id: contribution.id,
+    });
+    await crm.api3(admin, 'Contribution', 'completetransaction', { id: contribution.id });
+    const got = await crm.api3(admin, 'Membership', 'getsingle', { id: membership.id });
+    expect(got).to.include({ end_date: '2020-12-31' });
+  });
+
+  it('deleting the contribution or the membership deletes the link', async () => {
+    const membership = await pendingMembership();
+    const contribution = await pendingContribution();
+    await crm.api3(admin, 'MembershipPayment', 'create', {
+      membership_id: membership.id,
+      contribution_id: contribution.id,
+    });
+    await crm.api3(admin, 'Contribution', 'delete', { id: contribution.id });
+    expect((await crm.api3(admin, 'MembershipPayment', 'get', { membership_id: membership.id })).count).to.equal(0);
+    const other = await pendingContribution();
+    await crm.api3(admin, 'MembershipPayment', 'create', { membership_id: membership.id, contribution_id: other.id });
+    await crm.api3(admin, 'Membership', 'delete', { id: membership.id });
+    expect((await crm.api3(admin, 'MembershipPayment', 'get', { contribution_id: other.id })).count).to.equal(0);
+  });
+
+  it('row access: a member reads the payments of their own memberships only', async () => {
+    const reader = await crm.userWith('payer', [
+      'access CRM',
+      'access memberships',
+      'access contributions',
+      'view my contact',
+    ]);
+    const own = await crm.api3(admin, 'Membership', 'create', {
+      contact_id: reader.contactId,
+      membership_type_id: typeId,
+    });
+    const contribution = await crm.api3(admin, 'Contribution', 'create', {
+      contact_id: reader.contactId,
+      financial_type_id: 2,
+      total_amount: 50,
+    });
+    const link = await crm.api3(admin, 'MembershipPayment', 'create', {
+      membership_id: own.id,
+      contribution_id: contribution.id,
+    });
+    const seen = await crm.api3(reader.headers, 'MembershipPayment', 'get', {});
+    expect(seen, JSON.stringify(seen)).to.include({ is_error: 0 });
+    expect(Object.keys(seen.values)).to.deep.equal([String(link.id)]);
+  });
+});
