@@ -44,6 +44,11 @@ export const COMPAT: CompatCivicrm = Object.freeze({
     'delete in CiviMember': 'delete memberships',
     'access CiviPledge': 'access pledges',
     'delete in CiviPledge': 'delete pledges',
+    'profile create': 'create contacts through profiles',
+    'profile edit': 'edit own contact through profiles',
+    'profile view': 'view contacts through profiles',
+    'profile listings': 'view contacts through profiles',
+    'profile listings and forms': 'view contacts through profiles',
   }),
 });
 
