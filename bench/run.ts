@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { renderChart } from './chart';
 import { load, queries, summarise, table, type Round, type Row } from './measure';
+import { benchImportExport, importExportTable, type ImportExportFigures } from './import-export';
 import { scenarios } from './scenarios';
 import { prepareDatabase, type BenchDatabase } from './seed';
 import { freePort, peakRssMb, start, waitHealthy } from './servers';
@@ -136,6 +137,9 @@ async function main() {
     }
     const peak = peakRssMb(crm.child.pid!);
     const baselinePeak = peakRssMb(baseline.child.pid!);
+    let importExport: ImportExportFigures | undefined;
+    if (!args.only || 'crm import export'.includes(args.only))
+      importExport = await benchImportExport({ root, engine: opts.engine, contacts: opts.contacts, log });
     const result = {
       date: new Date().toISOString(),
       ...opts,
@@ -143,6 +147,7 @@ async function main() {
       baselinePeakRssMb: baselinePeak,
       node: process.version,
       rows,
+      importExport,
     };
     const outDir = path.join(root, 'bench', 'results');
     mkdirSync(outDir, { recursive: true });
@@ -155,6 +160,7 @@ async function main() {
       writeFileSync(path.join(outDir, `latest-${name}.svg`), renderChart(result));
     }
     console.log(table(rows, peak, baselinePeak));
+    if (importExport) console.log(`\n${importExportTable(importExport)}`);
     if (problems.length) {
       console.error(`bench: ${problems.length} problem(s):\n  ${problems.join('\n  ')}`);
       process.exitCode = 1;

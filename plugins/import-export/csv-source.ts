@@ -1,0 +1,107 @@
+/**
+ * A CSV file as a stream of records: bytes decoded (UTF-8 checked strictly, or the `--encoding` given),
+ * parsed by csv-parse with a record size limit; ragged rows come through (the importer rejects them one by
+ * one). A file-level fault (encoding, a record over the limit, broken quoting) is a KernelError naming it.
+ */
+import { createReadStream } from 'node:fs';
+import { Readable, Transform, type TransformCallback } from 'node:stream';
+import { TextDecoder } from 'node:util';
+import { parse, CsvError } from 'csv-parse';
+import { KernelError } from '../../kernel';
+
+export interface CsvOptions {
+  /** A WHATWG label (`utf-8`, `latin1`, `windows-1252`, `utf-16le`…); default strict UTF-8. */
+  encoding?: string;
+  maxRecordBytes: number;
+  delimiter?: string;
+}
+
+export interface CsvRecord {
+  /** 1-based number of the data row (the header is row 0). */
+  row: number;
+  /** Line of the file where the record ends (what an editor shows). */
+  line: number;
+  cells: string[];
+}
+
+/** Bytes → text; strict UTF-8 refuses an invalid byte with its offset. */
+function decoder(label: string | undefined, source: string): Transform {
+  let text: TextDecoder;
+  try {
+    text = new TextDecoder(label ?? 'utf-8', { fatal: !label || /^utf-?8$/i.test(label) });
+  } catch {
+    throw new KernelError('E_INVALID_PARAMS', `Unknown encoding: ${label}`);
+  }
+  let offset = 0;
+  const fail = (cb: TransformCallback) =>
+    cb(
+      new KernelError(
+        'E_INVALID_PARAMS',
+        `${source} is not valid ${label ?? 'UTF-8'} (a bad byte sequence near byte ${offset}); ` +
+          'convert it to UTF-8 or name its encoding (--encoding latin1, windows-1252, utf-16le…)',
+      ),
+    );
+  return new Transform({
+    readableObjectMode: false,
+    transform(chunk: Buffer, _enc, cb) {
+      try {
+        const out = text.decode(chunk, { stream: true });
+        offset += chunk.length;
+        cb(null, out);
+      } catch {
+        fail(cb);
+      }
+    },
+    flush(cb) {
+      try {
+        cb(null, text.decode());
+      } catch {
+        fail(cb);
+      }
+    },
+  });
+}
+
+function csvFault(err: unknown, source: string, maxRecordBytes: number): Error {
+  if (err instanceof KernelError) return err;
+  if (err instanceof CsvError) {
+    const where = `${source} line ${String((err as { lines?: number }).lines ?? '?')}`;
+    if (err.code === 'CSV_MAX_RECORD_SIZE')
+      return new KernelError('E_INVALID_PARAMS', `${where}: a record is longer than ${maxRecordBytes} bytes`);
+    return new KernelError('E_INVALID_PARAMS', `${where}: not valid CSV (${err.message})`);
+  }
+  return new KernelError('E_INVALID_PARAMS', `${source}: ${(err as Error).message}`);
+}
+
+/** The header, then each record; `input` is a file path or the text itself (`Import.run` over HTTP). */
+export async function* csvRecords(
+  input: { path: string } | { text: string },
+  options: CsvOptions,
+): AsyncGenerator<{ header: string[] } | CsvRecord> {
+  const source = 'path' in input ? input.path : 'the CSV text';
+  const bytes = 'path' in input ? createReadStream(input.path) : Readable.from([Buffer.from(input.text, 'utf8')]);
+  const parser = parse({
+    relax_column_count: true,
+    max_record_size: options.maxRecordBytes,
+    delimiter: options.delimiter ?? ',',
+    skip_empty_lines: true,
+    info: true,
+  });
+  const decode = decoder('path' in input ? options.encoding : undefined, source);
+  bytes.on('error', (err: Error) => parser.destroy(err));
+  decode.on('error', (err) => parser.destroy(err));
+  bytes.pipe(decode).pipe(parser);
+  let row = -1;
+  try {
+    for await (const item of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      row += 1;
+      if (row === 0) yield { header: item.record.map((cell) => cell.trim()) };
+      else yield { row, line: item.info.lines, cells: item.record };
+    }
+  } catch (err) {
+    throw csvFault(err, source, options.maxRecordBytes);
+  } finally {
+    bytes.destroy();
+  }
+  if (row < 0) throw new KernelError('E_INVALID_PARAMS', `${source} is empty (no header row)`);
+}

@@ -1,0 +1,168 @@
+/** crm import: contacts with their blocks, groups, tags and custom fields; mapping; duplicate rules; summary. */
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { bootImportExport, type Harness } from './harness';
+
+describe('import-export: crm import', function () {
+  this.timeout(120000);
+  let crm: Harness;
+  let admin: Record<string, string>;
+  const contacts = async (where: unknown[], select: string[]) =>
+    (await crm.api4(admin, 'Contact', 'get', { select: ['id', ...select], where, orderBy: { id: 'ASC' } })).values;
+  before(async () => {
+    crm = await bootImportExport();
+    admin = (
+      await crm.userWith('importer', [
+        'administer CRM',
+        'access CRM',
+        'view all contacts',
+        'edit all contacts',
+        'edit groups',
+        'administer Tagsets',
+        'add contacts',
+      ])
+    ).headers;
+  });
+  after(() => crm.t.close());
+
+  it('imports contacts with email and phone, guessing the mapping from the headers', async () => {
+    const path = crm.file(
+      'basic.csv',
+      'First Name,Last Name,Email,Phone,Shoe size\nAda,Lovelace,ada@example.org,555-0100,7\nAlan,Turing,alan@example.org,,9\n',
+    );
+    const summary = JSON.parse(await crm.cli('import', [path], {}));
+    expect(summary).to.include({ rows_read: 2, created: 2, updated: 0, skipped: 0, rejected: 0 });
+    expect(summary.mapping).to.include.members(['Email → email', 'Shoe size (ignored)']);
+    expect(summary.rows_per_second).to.be.a('number');
+    const got = await contacts(
+      [['last_name', 'IN', ['Lovelace', 'Turing']]],
+      ['first_name', 'email_primary.email', 'phone_primary.phone'],
+    );
+    expect(got.map(({ id: _id, ...rest }) => rest)).to.deep.equal([
+      { first_name: 'Ada', 'email_primary.email': 'ada@example.org', 'phone_primary.phone': '555-0100' },
+      { first_name: 'Alan', 'email_primary.email': 'alan@example.org', 'phone_primary.phone': null },
+    ]);
+  });
+
+  it('imports addresses, groups, tags and custom fields through a given mapping', async () => {
+    const group = await crm.api4(admin, 'Group', 'create', { values: { title: 'Newsletter', name: 'newsletter' } });
+    expect(group.values, JSON.stringify(group)).to.have.length(1);
+    await crm.api4(admin, 'Tag', 'create', { values: { name: 'Donor' } });
+    await crm.api4(admin, 'Tag', 'create', { values: { name: 'Volunteer' } });
+    const made = await crm.api3(admin, 'CustomGroup', 'create', { title: 'More About', extends: 'Individual' });
+    const field = await crm.api3(admin, 'CustomField', 'create', {
+      custom_group_id: made.id,
+      label: 'Colour',
+      data_type: 'String',
+      html_type: 'Text',
+    });
+    const map = crm.file(
+      'map.json',
+      JSON.stringify({
+        Given: 'first_name',
+        Family: 'last_name',
+        Mail: 'email',
+        Street: 'address.street_address',
+        Town: 'address.city',
+        Land: 'address.country_id',
+        Lists: 'groups',
+        Labels: 'tags',
+        Colour: 'More_About.Colour',
+        Note: null,
+      }),
+    );
+    const path = crm.file(
+      'full.csv',
+      'Given,Family,Mail,Street,Town,Land,Lists,Labels,Colour,Note\n' +
+        'Grace,Hopper,grace@example.org,1 Navy Way,Arlington,US,Newsletter,Donor;Volunteer,blue,x\n',
+    );
+    const summary = JSON.parse(await crm.cli('import', [path], { map }));
+    expect(summary).to.include({ created: 1, rejected: 0 });
+    const [grace] = await contacts(
+      [['last_name', '=', 'Hopper']],
+      [
+        'address_primary.street_address',
+        'address_primary.city',
+        'address_primary.country_id:name',
+        'More_About.Colour',
+      ],
+    );
+    expect(grace).to.include({
+      'address_primary.street_address': '1 Navy Way',
+      'address_primary.city': 'Arlington',
+      'address_primary.country_id:name': 'United States of America',
+      'More_About.Colour': 'blue',
+    });
+    const inGroup = await crm.t.kernel.db('crm_group_contact').where({ contact_id: grace.id });
+    expect(inGroup.map((r: { group_id: number; status: string }) => [r.group_id, r.status])).to.deep.equal([
+      [group.values[0].id, 'Added'],
+    ]);
+    const tags = await crm.api4(admin, 'EntityTag', 'get', {
+      select: ['tag_id:name'],
+      where: [['entity_id', '=', grace.id]],
+    });
+    expect(tags.values.map((r) => r['tag_id:name'])).to.have.members(['Donor', 'Volunteer']);
+    expect(field.id).to.be.a('number');
+  });
+
+  it('applies the duplicate rule: skip, update, fill (on email) and refuses a row matching several contacts', async () => {
+    const first = crm.file('dupe1.csv', 'first_name,last_name,email,job_title\nKat,Johnson,kat@example.org,\n');
+    expect(JSON.parse(await crm.cli('import', [first], {}))).to.include({ created: 1 });
+    const again = crm.file(
+      'dupe2.csv',
+      'first_name,last_name,email,job_title\nKatherine,Johnson,KAT@example.org,Mathematician\n',
+    );
+    expect(JSON.parse(await crm.cli('import', [again], {}))).to.include({ created: 0, skipped: 1 });
+    expect(JSON.parse(await crm.cli('import', [again], { onDuplicate: 'fill' }))).to.include({ updated: 1 });
+    let [kat] = await contacts([['last_name', '=', 'Johnson']], ['first_name', 'job_title']);
+    expect(kat).to.include({ first_name: 'Kat', job_title: 'Mathematician' });
+    expect(JSON.parse(await crm.cli('import', [again], { onDuplicate: 'update' }))).to.include({ updated: 1 });
+    [kat] = await contacts([['last_name', '=', 'Johnson']], ['first_name']);
+    expect(kat.first_name).to.equal('Katherine');
+    // A second contact with the same email: the rule matches two, the row is refused with why.
+    const other = await crm.api4(admin, 'Contact', 'create', {
+      values: { contact_type: 'Individual', first_name: 'Other', last_name: 'Kat' },
+    });
+    expect(other.values, JSON.stringify(other)).to.have.length(1);
+    const mail = await crm.api4(admin, 'Email', 'create', {
+      values: { contact_id: other.values[0].id, email: 'kat@example.org' },
+    });
+    expect(mail.values, JSON.stringify(mail)).to.have.length(1);
+    const errors = crm.file('dupe-errors.csv');
+    const summary = JSON.parse(await crm.cli('import', [again], { onDuplicate: 'update', errors }));
+    expect(summary).to.include({ updated: 0, rejected: 1 });
+    expect(summary.rejections[0].reason).to.match(/duplicate rule \(email\) matches 2 contacts/);
+    const lines = readFileSync(errors, 'utf8').trim().split('\n');
+    expect(lines[0]).to.equal('row,line,reason,first_name,last_name,email,job_title');
+    expect(lines[1]).to.match(/^1,2,"the duplicate rule \(email\) matches 2 contacts: \d+, \d+",Katherine,Johnson,/);
+  });
+
+  it('matches on external_identifier, and a repeated key in one file updates the contact its first row made', async () => {
+    const path = crm.file(
+      'ext.csv',
+      'external_identifier,first_name,last_name,phone\nX-1,Mary,Jackson,\nX-1,,Jackson,555-0199\nX-2,Dorothy,Vaughan,\n',
+    );
+    const summary = JSON.parse(await crm.cli('import', [path], { match: 'external_identifier', onDuplicate: 'fill' }));
+    expect(summary).to.include({ created: 2, updated: 1, rejected: 0 });
+    const [mary] = await contacts([['external_identifier', '=', 'X-1']], ['first_name', 'phone_primary.phone']);
+    expect(mary).to.include({ first_name: 'Mary', 'phone_primary.phone': '555-0199' });
+  });
+
+  it('refuses bad rows one by one with their reasons (ragged, no name, bad email, unknown group)', async () => {
+    const errors = crm.file('bad-errors.csv');
+    const path = crm.file(
+      'bad.csv',
+      'first_name,last_name,email,groups\nOk,One,ok1@example.org,\nToo,Many,x@example.org,,extra\n,,,\nBad,Mail,not-an-email,\n' +
+        'No,Group,ng@example.org,Nowhere\nOk,Two,ok2@example.org,\n',
+    );
+    const summary = JSON.parse(await crm.cli('import', [path], { errors }));
+    expect(summary).to.include({ rows_read: 6, created: 2, rejected: 4 });
+    expect(summary.rejections.map((r: { reason: string }) => r.reason)).to.deep.equal([
+      'the row has 5 cells, the header 4',
+      'an individual needs a first name, a last name, a display name or an email',
+      'email: "not-an-email" is not an email address',
+      'unknown group "Nowhere"',
+    ]);
+    expect(readFileSync(errors, 'utf8').trim().split('\n')).to.have.length(5);
+  });
+});
