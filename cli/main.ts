@@ -4,6 +4,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Command } from 'commander';
+import knexFactory, { type Knex } from 'knex';
 import { isKernelError, planPlugins, KERNEL_VERSION, type Kernel } from '../kernel';
 import {
   cliCommands,
@@ -34,8 +35,8 @@ const config = (overrides: Record<string, unknown> = {}): Config =>
   loadConfig({ file: program.opts().config, overrides });
 
 /** A kernel with every plugin registered but nothing started (no I/O). */
-async function registeredKernel(cfg: Config): Promise<Kernel> {
-  const kernel = hostedKernel(cfg);
+async function registeredKernel(cfg: Config, db?: Knex): Promise<Kernel> {
+  const kernel = hostedKernel(cfg, undefined, db);
   try {
     return await kernel.register();
   } catch (err) {
@@ -165,15 +166,20 @@ async function addPluginCommands(needed: boolean): Promise<void> {
   let cfg: Config;
   try {
     cfg = config();
-    // Listing commands opens nothing: an in-memory engine that is never queried, so a running server's
-    // lock on the data folder does not hide the command.
+    // Listing commands opens nothing: a PostgreSQL client that never connects (registration sends no SQL), so
+    // a running server's lock on the data folder does not hide the command. An in-memory PGlite here would
+    // start a whole cluster in the background (seconds of CPU, hundreds of MB) that nothing ever closes.
     // Registration here is mostly compiling TypeScript; on a loaded machine it can pass the plugin limit that
     // guards a server's start, and a command that cannot be listed is worse than a slow one.
-    const kernel = await registeredKernel({
-      ...cfg,
-      database: { ...cfg.database, url: undefined, memory: true },
-      pluginTimeoutMs: Math.max(cfg.pluginTimeoutMs, 60000),
-    });
+    const kernel = await registeredKernel(
+      // `memory`: nothing of the data folder either (no secret-key file made just to list commands).
+      {
+        ...cfg,
+        database: { ...cfg.database, url: undefined, memory: true },
+        pluginTimeoutMs: Math.max(cfg.pluginTimeoutMs, 60000),
+      },
+      knexFactory({ client: 'pg', connection: { host: '/nonexistent/crm-cli-listing', database: 'none' } }),
+    );
     commands = await kernel.hooks.run(cliCommands);
     await kernel.close();
   } catch (err) {
