@@ -10,6 +10,9 @@ import type { EntityRegistry } from './registry';
 import type { Condition, Query } from './conditions';
 import type { EntityStore } from './store';
 import type { CompiledEntity, SaveContext } from './types';
+import { initialValues, mandatory, shapeOf } from './write-values';
+
+export { initialValues } from './write-values';
 import { bindEntities, type Entities } from './entities';
 import { cascadeDynamicReferences, checkDynamicReferences } from './dynamic-refs';
 import { saveCollections, takeCollections } from './collections';
@@ -161,12 +164,19 @@ export class EntityService {
   ): Promise<ReturnType<typeof takeCollections>> {
     const collections = takeCollections(entity, values);
     // A structure given to a text field (and left so by the taps) is stored as its JSON text.
-    for (const field of entity.fields)
-      if (!field.serialize && values[field.name] !== null && typeof values[field.name] === 'object')
-        if (!(values[field.name] instanceof Date)) values[field.name] = JSON.stringify(values[field.name]);
+    for (const [name, value] of Object.entries(values))
+      if (
+        value !== null &&
+        typeof value === 'object' &&
+        !(value instanceof Date) &&
+        !entity.byName.get(name)?.serialize
+      )
+        values[name] = JSON.stringify(value);
     await checkDynamicReferences(session.db, this.registry, entity, values, { ...existing, ...values });
     if (!existing) {
-      const missing = entity.fields.filter((f) => f.apiRequired && !present(values[f.name])).map((f) => f.name);
+      const missing = shapeOf(entity)
+        .required.filter((f) => !present(values[f.name]))
+        .map((f) => f.name);
       if (missing.length) throw errors?.mandatory?.(missing, entity) ?? mandatory(missing, entity);
     }
     if (existing) {
@@ -224,20 +234,4 @@ export class EntityService {
   bind(session: EntitySession): Entities {
     return bindEntities(this, session);
   }
-}
-
-/** The values a write starts from: the input without its id, and on create the fields' API defaults. */
-export function initialValues(entity: CompiledEntity, input: Row, existing: Row | null): Row {
-  const values: Row = { ...input };
-  delete values.id;
-  if (!existing)
-    for (const field of entity.fields)
-      if (values[field.name] === undefined && field.apiDefault !== undefined) values[field.name] = field.apiDefault;
-  return values;
-}
-
-function mandatory(fields: string[], entity: CompiledEntity): KernelError {
-  return new KernelError('E_INVALID_PARAMS', `Mandatory values missing from ${entity.name}: ${fields.join(', ')}`, {
-    details: { error_code: 'mandatory_missing', fields },
-  });
 }
