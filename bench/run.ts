@@ -99,7 +99,9 @@ async function main() {
   try {
     await Promise.all([waitHealthy(crm.url, crm.child, 'crm'), waitHealthy(baseline.url, baseline.child, 'baseline')]);
     const ctx = await db.credentials(crm.url);
-    const chosen = scenarios(ctx).filter((s) => !args.only || s.name.includes(args.only));
+    const chosen = scenarios(ctx).filter(
+      (s) => !args.only || args.only.split('|').some((part) => s.name.includes(part)),
+    );
     // Both servers start cold (JIT, and for PGlite the WebAssembly engine's tiers and caches): warm
     // each once on its own page before the first scenario, so that one is not measured cold.
     if (opts.warmup > 0) {
