@@ -18,6 +18,22 @@ function invalidReference(message: string, field: string): KernelError {
  * Checks each dynamic reference the write sets or changes: its table names a known entity (an allowed one,
  * when the field lists them) and a row of that entity has the id. `row` is the record as it will be stored.
  */
+/**
+ * Rows created in a transaction, by table: a dynamic reference to one of them (a contribution's line item, the
+ * tags of contacts an import just made) needs no lookup. Kept per transaction handle, so a rolled-back
+ * savepoint's rows are never vouched for in the transaction around it.
+ */
+const created = new WeakMap<Knex, Map<string, Set<number>>>();
+
+export function rememberCreated(db: Knex, table: string, ids: number[]): void {
+  if (!db.isTransaction) return;
+  let tables = created.get(db);
+  if (!tables) created.set(db, (tables = new Map()));
+  let known = tables.get(table);
+  if (!known) tables.set(table, (known = new Set()));
+  for (const id of ids) known.add(id);
+}
+
 export async function checkDynamicReferences(
   db: Knex,
   registry: EntityRegistry,
@@ -34,6 +50,7 @@ export async function checkDynamicReferences(
     const target = typeof table === 'string' ? registry.byTable(table) : undefined;
     if (!target || (ref.entities && !ref.entities.includes(target.name)))
       throw invalidReference(`'${String(table)}' is not a valid value for ${ref.tableField}`, ref.tableField);
+    if (created.get(db)?.get(target.table)?.has(Number(id))) continue;
     const found = await db(target.table).where('id', Number(id)).first('id');
     if (!found) throw invalidReference(`${target.name} id ${String(id)} not found (${field.name})`, field.name);
   }

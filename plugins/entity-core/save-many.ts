@@ -5,8 +5,10 @@
  */
 import { sqlDuring } from '../../host';
 import { saveCollections } from './collections';
+import { rememberCreated } from './dynamic-refs';
 import type { EntityService, BatchOptions, EntitySession } from './service';
 import { initialValues } from './service';
+import { changesTable } from './write-values';
 import type { BatchSaveContext, CompiledEntity } from './types';
 
 type Row = Record<string, unknown>;
@@ -45,6 +47,11 @@ export async function createMany(
   const size = Math.max(1, Math.min(ROWS_PER_STATEMENT, Math.floor(PARAMS_PER_STATEMENT / Math.max(1, columns))));
   for (let start = 0; start < rows.length; start += size)
     stored.push(...(await service.store.insertRows(session.db, entity, rows.slice(start, start + size))));
+  rememberCreated(
+    session.db,
+    entity.table,
+    stored.map((row) => Number(row.id)),
+  );
   for (const [i, row] of stored.entries())
     if (collections[i].size) await saveCollections(session.db, service.registry, Number(row.id), collections[i]);
   if (!entity.lifecycle.some((l) => l.afterSave || l.afterSaveMany)) return stored;
@@ -59,7 +66,7 @@ export async function createMany(
         for (const [i, row] of stored.entries()) await lifecycle.afterSave({ ...row }, contexts[i]);
     }
   });
-  if (!sent.length) return stored;
+  if (!changesTable(sent, entity.table)) return stored;
   // An afterSave hook changed something: the rows as stored now, in the batch's order.
   const ids = stored.map((row) => Number(row.id));
   const again = await service.store.select(session.db, entity, { where: [{ path: 'id', op: 'IN', value: ids }] }, null);

@@ -10,11 +10,11 @@ import type { EntityRegistry } from './registry';
 import type { Condition, Query } from './conditions';
 import type { EntityStore } from './store';
 import type { CompiledEntity, SaveContext } from './types';
-import { initialValues, mandatory, shapeOf } from './write-values';
+import { changesTable, initialValues, mandatory, shapeOf } from './write-values';
 
 export { initialValues } from './write-values';
 import { bindEntities, type Entities } from './entities';
-import { cascadeDynamicReferences, checkDynamicReferences } from './dynamic-refs';
+import { cascadeDynamicReferences, checkDynamicReferences, rememberCreated } from './dynamic-refs';
 import { saveCollections, takeCollections } from './collections';
 import { createMany } from './save-many';
 import { present, type BatchOptions, type EntitySession, type SaveErrors, type SaveOptions } from './session';
@@ -137,13 +137,16 @@ export class EntityService {
     const row = existing
       ? (await this.store.updateRow(session.db, entity, Number(existing.id), values))!
       : await this.store.insertRow(session.db, entity, values);
+    if (!existing) rememberCreated(session.db, entity.table, [Number(row.id)]);
     await saveCollections(session.db, this.registry, Number(row.id), collections);
     if (!entity.lifecycle.some((l) => l.afterSave)) return row;
-    // The write's RETURNING gives the stored row; it is read again only if an afterSave hook sent SQL.
+    // The write's RETURNING gives the stored row; it is read again only if an afterSave hook updated its table.
     const sent = await sqlDuring(session.db, async () => {
       for (const lifecycle of entity.lifecycle) await lifecycle.afterSave?.({ ...row }, sc);
     });
-    return sent.length && options.reread !== false ? (await this.byId(session, entity, Number(row.id)))! : row;
+    return changesTable(sent, entity.table) && options.reread !== false
+      ? (await this.byId(session, entity, Number(row.id)))!
+      : row;
   }
 
   /** Creates many records of one entity in a few statements, with the same lifecycle as {@link save}. */

@@ -33,3 +33,13 @@ export function mandatory(fields: string[], entity: CompiledEntity): KernelError
     details: { error_code: 'mandatory_missing', fields },
   });
 }
+
+/**
+ * Whether SQL an afterSave hook sent may have changed rows of `table` (an UPDATE of it, or of anything named
+ * in a statement we cannot read): then the row just written is read again. Writes to other tables (a
+ * contribution's line items, a contact's email) leave the RETURNING row as it is.
+ */
+export function changesTable(sent: string[], table: string): boolean {
+  const own = new RegExp(`^\\s*update\\s+"?${table}"?[\\s"]`, 'i');
+  return sent.some((sql) => own.test(sql) || !/^\s*(insert|select|delete|update)\b/i.test(sql));
+}

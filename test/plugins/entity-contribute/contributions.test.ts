@@ -1,5 +1,6 @@
 /** Contribution over HTTP: line items, transactions by status, the legacy alias, completetransaction. */
 import { expect } from 'chai';
+import { sqlDuring } from '../../../host/testing';
 import { bootCrm, type Crm, type Headers, type Row } from './http';
 
 describe('entity-contribute: Contribution over HTTP', function () {
@@ -179,5 +180,34 @@ describe('entity-contribute: Contribution over HTTP', function () {
       total_amount: 'lots',
     });
     expect(bad).to.include({ is_error: 1 });
+  });
+
+  it('a create with a line item is 7 statements: no look-up of rows the same transaction made, no re-read', async () => {
+    const params = {
+      contact_id: ann,
+      financial_type_id: 'Donation',
+      total_amount: '12.50',
+      line_items: [{ qty: 5, unit_price: '2.50', label: 'Tickets' }],
+    };
+    await crm.api3(admin, 'Contribution', 'create', params); // warm the option and account caches
+    let made: Row = {};
+    const sqls = await sqlDuring(crm.t.kernel.db, async () => {
+      made = await crm.api3(admin, 'Contribution', 'create', params);
+    });
+    expect(made, JSON.stringify(made)).to.include({ is_error: 0 });
+    expect(
+      sqls.map((sql) => sql.split(' ').slice(0, 3).join(' ').toLowerCase()),
+      sqls.join('\n'),
+    ).to.deep.equal([
+      'begin;',
+      'insert into "crm_contribution"',
+      'insert into "crm_line_item"',
+      'select "t"."id" as',
+      'insert into "crm_financial_trxn"',
+      'insert into "crm_entity_financial_trxn"',
+      'commit;',
+    ]);
+    const [item] = await lineItems(Number(made.id));
+    expect(item).to.include({ label: 'Tickets', qty: 5 });
   });
 });
