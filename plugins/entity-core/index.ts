@@ -34,3 +34,4 @@ export { allOf, referencedRowAccess, RowAccessControl } from './row-access';
 export { apiCliCommand, CLI_PRINCIPAL } from './cli';
 export { EntityService, type EntitySession, type SaveErrors, type SaveOptions, type BatchOptions } from './service';
 export type { Entities, EntityQuery } from './entities';
+export { flagField, idField, textField } from './field-builders';

@@ -1,36 +1,11 @@
 /** Field builders the financial and contribution entities share. */
 import type { FieldDef, PermissionMap } from '../../entity-core';
-
-export const id = (title: string, uniqueName?: string): FieldDef => ({
-  name: 'id',
-  type: 'Int',
-  title,
-  required: true,
-  readonly: true,
-  ...(uniqueName ? { uniqueName } : {}),
-});
-
-export const flag = (name: string, title: string, fallback: boolean): FieldDef => ({
-  name,
-  type: 'Boolean',
-  title,
-  required: true,
-  default: fallback,
-  apiDefault: fallback ? 1 : 0,
-});
+export { idField as id, flagField as flag, textField as text } from '../../entity-core';
 
 export const money = (name: string, title: string, extra: Partial<FieldDef> = {}): FieldDef => ({
   name,
   type: 'Money',
   title,
-  ...extra,
-});
-
-export const text = (name: string, title: string, maxlength = 255, extra: Partial<FieldDef> = {}): FieldDef => ({
-  name,
-  type: 'String',
-  title,
-  maxlength,
   ...extra,
 });
 

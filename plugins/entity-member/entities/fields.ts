@@ -1,32 +1,6 @@
 /** Field builders and the permission maps the membership entities share. */
-import type { FieldDef, PermissionMap } from '../../entity-core';
-
-export const id = (title: string, uniqueName?: string): FieldDef => ({
-  name: 'id',
-  type: 'Int',
-  title,
-  required: true,
-  readonly: true,
-  ...(uniqueName ? { uniqueName } : {}),
-});
-
-export const flag = (name: string, title: string, fallback: boolean, extra: Partial<FieldDef> = {}): FieldDef => ({
-  name,
-  type: 'Boolean',
-  title,
-  required: true,
-  default: fallback,
-  apiDefault: fallback ? 1 : 0,
-  ...extra,
-});
-
-export const text = (name: string, title: string, maxlength = 255, extra: Partial<FieldDef> = {}): FieldDef => ({
-  name,
-  type: 'String',
-  title,
-  maxlength,
-  ...extra,
-});
+import type { PermissionMap } from '../../entity-core';
+export { idField as id, flagField as flag, textField as text } from '../../entity-core';
 
 /** The reference's membership permissions: read with `access CiviMember`, written with `edit memberships`. */
 export const MEMBER_RECORDS: PermissionMap = {

@@ -1,23 +1,6 @@
 /** Field builders and permissions the payment entities share. */
-import type { FieldDef, PermissionMap } from '../../entity-core';
-
-export const flag = (name: string, title: string, fallback: boolean, extra: Partial<FieldDef> = {}): FieldDef => ({
-  name,
-  type: 'Boolean',
-  title,
-  required: true,
-  default: fallback,
-  apiDefault: fallback ? 1 : 0,
-  ...extra,
-});
-
-export const text = (name: string, title: string, maxlength = 255, extra: Partial<FieldDef> = {}): FieldDef => ({
-  name,
-  type: 'String',
-  title,
-  maxlength,
-  ...extra,
-});
+import type { PermissionMap } from '../../entity-core';
+export { flagField as flag, textField as text } from '../../entity-core';
 
 /** Who may see processors (contribution staff, to pick one for a page) and who configures them (administrators). */
 export const PROCESSOR_PERMISSIONS: PermissionMap = {
