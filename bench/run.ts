@@ -116,13 +116,14 @@ async function main() {
       const runs: Round[] = [];
       for (let round = 0; round < opts.rounds; round++) {
         // Alternate, so drift of the machine affects both servers alike.
-        if (opts.warmup > 0) await load(opts.connections, crm.url, scenario, opts.warmup);
+        const connections = scenario.connections ?? opts.connections;
+        if (opts.warmup > 0) await load(connections, crm.url, scenario, opts.warmup);
         const q0 = await queries(crm.url);
-        const crmRun = await load(opts.connections, crm.url, scenario, opts.duration);
+        const crmRun = await load(connections, crm.url, scenario, opts.duration);
         const q1 = await queries(crm.url);
         const page = { method: 'GET' as const, path: scenario.baseline ?? '/contacts' };
-        if (opts.warmup > 0) await load(opts.connections, baseline.url, page, opts.warmup);
-        const baselineRun = await load(opts.connections, baseline.url, page, opts.duration);
+        if (opts.warmup > 0) await load(connections, baseline.url, page, opts.warmup);
+        const baselineRun = await load(connections, baseline.url, page, opts.duration);
         runs.push({ crm: crmRun, baseline: baselineRun, q: crmRun.requests ? (q1 - q0 - 1) / crmRun.requests : NaN });
       }
       const row = summarise(scenario.name, runs);

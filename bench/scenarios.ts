@@ -25,6 +25,8 @@ export interface Scenario {
   body?: string;
   /** The baseline page answering the same rows (bench/sql.ts BASELINE_PAGES); default `/contacts`. */
   baseline?: string;
+  /** Concurrent connections for this scenario (default `--connections`): heavy calls queue otherwise. */
+  connections?: number;
   /** One request made before loading: returns a problem, or undefined when the answer is right. */
   check(url: string): Promise<string | undefined>;
 }
@@ -213,7 +215,6 @@ export function scenarios(credentials: BenchCredentials): Scenario[] {
     baseline: '/activities',
   });
   list.push(...contributeScenarios(credentials, key, api3, api4));
-  list.push(...bulkScenarios(key, api4));
   if (credentials.jwt)
     list.push(
       api3(
@@ -238,5 +239,7 @@ export function scenarios(credentials: BenchCredentials): Scenario[] {
       ),
     );
   }
+  // Last: a heavy write whose calls must not still be running when another scenario is measured.
+  list.push(...bulkScenarios(key, api4));
   return list;
 }
