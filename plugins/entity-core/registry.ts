@@ -20,6 +20,8 @@ export type OptionGroupSource = (db: Knex, group: string) => Promise<OptionItem[
 
 export class EntityRegistry {
   private map = new Map<string, CompiledEntity>();
+  /** {@link names} per API version, made again when the map changes (asked on every generic action call). */
+  private listed = new Map<string, { map: Map<string, CompiledEntity>; size: number; names: string[] }>();
   private sealed = false;
   private groupSource: OptionGroupSource | undefined;
   private cache = new Map<string, OptionItem[]>();
@@ -170,10 +172,15 @@ export class EntityRegistry {
 
   /** Entity names, optionally only those an API version serves. */
   names(version?: 3 | 4): string[] {
-    return [...this.map.values()]
+    const key = String(version);
+    const cached = this.listed.get(key);
+    if (cached && cached.map === this.map && cached.size === this.map.size) return [...cached.names];
+    const names = [...this.map.values()]
       .filter((e) => version === undefined || (e.apis ?? [3, 4]).includes(version))
       .map((e) => e.name)
       .sort();
+    this.listed.set(key, { map: this.map, size: this.map.size, names });
+    return [...names];
   }
 
   /** Resolves a key (name, unique name, alias) to a field, or undefined. */
