@@ -43,10 +43,28 @@ export class EntityRegistry {
     this.bus = bus;
   }
 
+  /** Transactions that announced an option change already (one announcement each is enough). */
+  private announced = new WeakSet<Knex>();
+
   /** Call from inside an option write's transaction: every instance forgets its cached options once it commits. */
   async optionsChanged(db: Knex): Promise<void> {
+    if (db.isTransaction) {
+      if (this.announced.has(db)) return;
+      this.announced.add(db);
+    }
     if (this.bus) await this.bus.announce(db);
     else this.invalidateOptions();
+  }
+
+  /**
+   * The entities whose rows are the options of some field (`pseudoEntity` targets: FinancialType, Group,
+   * LocationType…): writing one of them changes cached option lists.
+   */
+  optionSources(): string[] {
+    const targets = new Set<string>();
+    for (const entity of this.map.values())
+      for (const field of entity.fields) if (field.pseudoEntity) targets.add(field.pseudoEntity.entity);
+    return [...targets].filter((name) => this.map.has(name)).sort();
   }
 
   /** The options of a pseudoconstant field, or undefined when it has none. */
