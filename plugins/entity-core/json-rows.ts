@@ -57,7 +57,8 @@ function cell(column: Column, labels: string | null | undefined): Cell | null {
   if (field.serialize) return { ...plain(`array_to_json(array_remove(string_to_array(??, chr(1)), ''))`), json: true };
   switch (field.type) {
     case 'Boolean':
-      return plain(`case ?? when true then '1' when false then '0' end`);
+      // As Node reads it back (values.ts fromDb), whatever the column's type.
+      return plain(`case when ?? is null then null when ??::text in ('true', '1', 't') then '1' else '0' end`);
     case 'Date':
     case 'Timestamp': {
       const format = field.type === 'Date' ? 'YYYY-MM-DD' : 'YYYY-MM-DD HH24:MI:SS';
