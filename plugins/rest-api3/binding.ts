@@ -82,3 +82,10 @@ export function sendXmlDisabled(binding: RestApi3Binding, ctx: Context): void {
     406,
   );
 }
+
+/** The reference's malformed decode error: positional keys, always JSON, HTTP 200. */
+export function sendDecodeError(ctx: Context): void {
+  ctx.status = 200;
+  ctx.type = 'application/json';
+  ctx.body = MESSAGES.decode;
+}

@@ -14,6 +14,7 @@ import {
   formatOf,
   MESSAGES,
   send,
+  sendDecodeError,
   sendXmlDisabled,
   type Endpoint,
   type Format,
@@ -128,13 +129,6 @@ async function handleCore(
   // Compact JSON goes straight out: an action may answer it pre-rendered (WireJson; normaliseCore keeps it).
   const wire = fmt.json && !fmt.pretty ? 'json' : undefined;
   send(binding, ctx, normaliseCore(await process(ctx, scope, principal, entity, action, params, wire)), fmt);
-}
-
-/** The reference's malformed decode error: positional keys, always JSON, HTTP 200. */
-function sendDecodeError(ctx: Context): void {
-  ctx.status = 200;
-  ctx.type = 'application/json';
-  ctx.body = MESSAGES.decode;
 }
 
 /** extern/rest.php's `q`: undefined (absent), `'ping'`, `'malformed'`, or `[entity, action]`. */

@@ -130,8 +130,10 @@ describe('entity-profile: UFGroup, UFField, UFJoin', function () {
     const renamed = await crm.api3(admin, 'UFGroup', 'create', { id: profileId, title: 'Volunteers' });
     expect(renamed.values[String(profileId)]).to.include({ title: 'Volunteers', name: 'volunteer_sign_up' });
     const spare = await crm.api3(admin, 'UFGroup', 'create', { title: 'Spare' });
-    await crm.api3(admin, 'UFField', 'create', { uf_group_id: spare.id, field_name: 'last_name' });
+    const field = await crm.api3(admin, 'UFField', 'create', { uf_group_id: spare.id, field_name: 'last_name' });
     expect(await crm.api3(admin, 'UFGroup', 'delete', { id: spare.id })).to.include({ is_error: 0 });
-    expect((await crm.api3(admin, 'UFField', 'get', { uf_group_id: spare.id })).count).to.equal(0);
+    expect((await crm.api3(admin, 'UFField', 'get', { id: field.id })).count).to.equal(0);
+    // The deleted profile is no longer an option of uf_group_id, as in the reference (error 2001).
+    expect(await crm.api3(admin, 'UFField', 'get', { uf_group_id: spare.id })).to.include({ is_error: 1 });
   });
 });
