@@ -149,7 +149,10 @@ function whole(req: StreamRequest, result: Api4Result, rows: Obj[]): void {
 /** A walk that cannot go on after the first byte: the connection is closed, and the reason logged. */
 function stopped(req: StreamRequest, err: unknown, written: number): void {
   const { ctx, binding } = req;
-  ctx.res.destroy();
+  // What was written is flushed, then the connection closes without the last chunk: an incomplete answer.
+  const socket = ctx.res.socket;
+  if (socket && !(err instanceof ClientGone)) socket.end();
+  else ctx.res.destroy();
   const fields = { requestId: ctx.state.requestId, entity: req.entity, rowsWritten: written };
   if (err instanceof ClientGone) {
     binding.log.info(fields, `APIv4 get stream stopped: ${err.message}`);

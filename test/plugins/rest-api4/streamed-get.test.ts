@@ -3,6 +3,8 @@
  * one-call path, as JSON or CSV, with row access, and bad params refused before the first byte.
  */
 import { expect } from 'chai';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { bearer, bootApi4, type Api4Kernel, type User } from '../api4/helpers';
 
 type Obj = Record<string, unknown>;
@@ -127,6 +129,48 @@ describe('rest-api4: a get without a limit, streamed', () => {
     expect([create.status, create.body.error_message]).to.deep.equal([400, 'format=csv answers a get only']);
     const index = await post(admin, 'Contact/get', {}, { format: 'csv', index: 'id' });
     expect([index.status, index.body.error_message]).to.deep.equal([400, 'index cannot be used with format=csv']);
+  });
+
+  it('closes the connection when a page fails after the first byte, logs it, and goes on serving', async () => {
+    // The chained get selects the field each row's job title names: the fourth row's (on page 2) is unknown.
+    for (const [i, job] of ['id', 'id', 'id', 'nope'].entries())
+      await post(admin, 'Contact/create', {
+        values: { contact_type: 'Individual', first_name: `Cut${i}`, last_name: 'Cut', job_title: job },
+      });
+    const params = {
+      select: ['first_name'],
+      where: [['last_name', '=', 'Cut']],
+      chain: { c: ['Contact', 'get', { select: ['$job_title'], where: [['id', '=', '$id']] }] },
+    };
+    expect((await buffered(admin, 'Contact/get', params)).status).to.equal(400);
+    // Over a real socket: the status and the rows written so far arrive, then the answer is cut off.
+    const server = createServer((await k.t.app()).callback()).listen(0);
+    try {
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/crm/ajax/api4/Contact/get`, {
+        method: 'POST',
+        headers: { ...bearer(admin.key), 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ params: JSON.stringify(params) }),
+      });
+      expect(res.status).to.equal(200);
+      let text = '';
+      const reader = res.body!.getReader();
+      const failure = await (async () => {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return undefined;
+          text += Buffer.from(value).toString();
+        }
+      })().catch((err: Error) => err);
+      expect(failure, 'the body fails').to.be.instanceOf(Error);
+      expect(text).to.match(/^\{"values":\[\{"first_name":"Cut0"/);
+      expect(() => JSON.parse(text)).to.throw();
+    } finally {
+      server.close();
+    }
+    const line = k.t.logs.find((text) => text.includes('APIv4 get stream cut off after 2 rows'));
+    expect(line, 'the cut is logged').to.be.a('string');
+    expect(JSON.parse(line!)).to.include({ level: 50, entity: 'Contact', rowsWritten: 2 });
+    expect((await post(admin, 'Contact/get', { select: ['id'], limit: 1 })).status).to.equal(200);
   });
 
   it('keeps the one-call path (and its rowsPerRead refusal) for a caller without administer CRM', async () => {
