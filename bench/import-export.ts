@@ -11,6 +11,7 @@ import { once } from 'node:events';
 import path from 'node:path';
 import knexFactory from 'knex';
 import { peakRssMb } from './servers';
+import { benchHttpExport, httpExportRows, type HttpExportFigures } from './export-http';
 
 export interface ImportExportFigures {
   contacts: number;
@@ -21,6 +22,8 @@ export interface ImportExportFigures {
   exportPeakRssMb: number;
   exportIdleRssMb: number;
   exportCsvMb: number;
+  /** The same rows exported over HTTP (APIv4 get, limit 0) as CSV and JSON. */
+  http?: HttpExportFigures[];
 }
 
 interface Run {
@@ -102,7 +105,9 @@ export async function benchImportExport(options: {
   const out = path.join(work, 'export.csv');
   const exported = await crm(root, env, ['export', '--select', select, '-o', out]);
   const { rows, seconds } = JSON.parse(exported.stdout) as { rows: number; seconds: number };
+  const http = await benchHttpExport({ root, env, select: select.split(','), log });
   return {
+    http,
     contacts,
     importRate: Math.round(summary.created / summary.seconds),
     importPeakRssMb: imported.peakMb,
@@ -122,5 +127,6 @@ export function importExportTable(figures: ImportExportFigures): string {
       `${figures.importPeakRssMb} MB | |`,
     `| crm export ${figures.exportRows} contacts as CSV (${figures.exportCsvMb} MB) | ${figures.exportRate} rows/s | ` +
       `${figures.exportPeakRssMb} MB | ${figures.exportPeakRssMb - figures.exportIdleRssMb} MB |`,
+    ...httpExportRows(figures.http ?? []),
   ].join('\n');
 }
