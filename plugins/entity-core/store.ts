@@ -10,6 +10,7 @@ import type { Aggregate, Condition, Query } from './conditions';
 import { guarded } from './db-errors';
 import { insertUnnest, unnestable } from './bulk-insert';
 import { applyPlanned, Planner, type Resolved } from './planner';
+import { rootIdBounds } from './joins';
 import { groupedQuery, isGrouped, planColumn, plainQuery, readColumn, type Column } from './select-sql';
 import { isColumn } from './schema';
 import type { EntityRegistry } from './registry';
@@ -74,6 +75,7 @@ export class EntityStore {
   ) {
     this.checkLists(query.where);
     const planner = new Planner(this.registry, entity);
+    planner.idBounds = rootIdBounds(query.where);
     for (const join of query.joins ?? []) planner.addExplicitJoin(join);
     const where = (query.where ?? []).map((condition) => planner.plan(condition));
     const columns = paths
