@@ -3,8 +3,7 @@
  * scratch database (its own PostgreSQL schema or PGlite folder, so the seeded one stays as it is), then
  * `crm export` of them as CSV. Each runs as its own process: rate from the import's summary (boot left
  * out), export rate from wall time minus an empty export's, peak RSS from /proc, RSS above an empty export's.
- * On PostgreSQL the scratch schema is analysed after the import (autovacuum would, on a deployed server). Then
- * the same contacts are exported over HTTP as CSV and JSON (export-http.ts).
+ * Then the same contacts are exported over HTTP as CSV and JSON (export-http.ts).
  */
 import { spawn } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
@@ -62,16 +61,6 @@ async function writeCsv(file: string, contacts: number): Promise<void> {
   await once(out, 'finish');
 }
 
-async function analyse(schema: string): Promise<void> {
-  const db = knexFactory({ client: 'pg', connection: process.env.DATABASE_URL });
-  try {
-    const tables = await db('pg_tables').where({ schemaname: schema }).pluck('tablename');
-    for (const table of tables) await db.raw('analyze ??.??', [schema, table]);
-  } finally {
-    await db.destroy();
-  }
-}
-
 export async function benchImportExport(options: {
   root: string;
   engine: 'postgresql' | 'pglite';
@@ -103,8 +92,6 @@ export async function benchImportExport(options: {
   const imported = await crm(root, env, ['import', csv, '--quiet']);
   const summary = JSON.parse(imported.stdout) as { created: number; seconds: number };
   if (summary.created !== contacts) throw new Error(`import created ${summary.created} of ${contacts}`);
-  // The planner's statistics, as autovacuum would gather them on a deployed server (it is off on the test one).
-  if (options.engine === 'postgresql') await analyse(env.CRM_DB_SCHEMA);
   const select = 'id,first_name,last_name,email_primary.email,phone_primary.phone';
   const idle = await crm(root, env, [
     'export',

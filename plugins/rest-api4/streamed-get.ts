@@ -100,10 +100,9 @@ export async function streamGet(req: StreamRequest): Promise<void> {
     svc.call({ entity, action: 'get', params: { ...pageParams, ...extra, checkPermissions: true }, principal, scope });
   const first = await read({});
   const rows = first.values as Obj[];
-  const ids = () => Number(rows[rows.length - 1]?.id);
   // Only secret fields selected: the buffered get reads nothing (no row at all), so it answers this one.
   if (dropId && rows.length && Object.keys(rows[0]).length === 1) return whole(req, { ...first, values: [] }, []);
-  let last = ids();
+  let last = Number(rows[rows.length - 1]?.id);
   if (dropId) for (const row of rows) delete row.id;
   if (rows.length < size) return whole(req, first, rows);
   const res = ctx.res;
