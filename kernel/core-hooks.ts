@@ -28,7 +28,10 @@ export const apiWrite = defineHook.series<[ApiRequest, Knex]>(
   'api.write',
   'Per call of a writing action, inside its transaction, before the handler: (request, transaction)',
 );
-export const apiRespond = defineHook.waterfall<unknown, [ApiRequest]>('api.respond', 'Per call: return a new result');
+export const apiRespond = defineHook.waterfall<unknown, [ApiRequest]>(
+  'api.respond',
+  'Per call: return a new result (a binding that writes compact JSON may get a WireJson: call value() for the structure)',
+);
 export const apiException = defineHook.series<[KernelError, ApiRequest]>(
   'api.exception',
   'Per failed call: observe the error (logging, audit); it is rethrown afterwards',

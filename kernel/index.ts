@@ -20,6 +20,7 @@ export {
 export { KernelError, errorCodes, isKernelError, registerErrorCodes, type ErrorCodeInfo } from './errors';
 export { defineHook, HookBus, Stage, type HookKind, type HookRef, type HookTapper } from './hooks';
 export { Kernel, KERNEL_VERSION, type CallRequest } from './kernel';
+export { isWireJson, WireJson } from './wire';
 export { discoverPlugins, planPlugins, BUILTIN_PLUGINS_DIR, type PluginManifest } from './loader';
 export { describePermission, holds } from './permissions';
 export {

@@ -80,7 +80,7 @@ export async function runCall(parts: PipelineParts, req: ApiCallRequest): Promis
     const call = apiReq;
     const invoke = async (db: Knex) => {
       if (def.writes && db.isTransaction) await parts.hooks.run(apiWrite, call, db);
-      return def.handler(params, actionContext(parts, def, principal, scope, db, !!req.trusted));
+      return def.handler(params, actionContext(parts, def, principal, scope, db, !!req.trusted, req.wire));
     };
     const result = await inTransaction(parts.db, def, req, invoke);
     return await parts.hooks.run(apiRespond, result, apiReq);
@@ -137,6 +137,7 @@ function actionContext(
   scope: AwilixContainer<Cradle>,
   db: Knex,
   trusted: boolean,
+  wire?: 'json',
 ): ActionContext {
   return {
     version: def.version,
@@ -146,6 +147,7 @@ function actionContext(
     scope,
     db,
     trusted,
+    wire,
     call: (entity, action, params, opts = {}) =>
       runCall(parts, {
         version: opts.version ?? def.version,

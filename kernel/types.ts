@@ -38,6 +38,8 @@ export interface ActionContext {
   readonly db: Knex;
   /** Trusted in-process call (the one trust flag): no authorization happened; skip row access too. */
   readonly trusted: boolean;
+  /** The caller writes the result out as compact JSON: a `WireJson` answer is welcome (ApiCallRequest.wire). */
+  readonly wire?: 'json';
   /** Calls another action in the same scope, principal and transaction (chaining, `api3()`). */
   call(
     entity: string,
@@ -120,6 +122,11 @@ export interface ApiCallRequest {
   rollback?: boolean;
   /** May reach actions marked `internal` (set only by a plugin's own routes and jobs, never by bindings). */
   internal?: boolean;
+  /**
+   * Set by a binding that writes the result straight out as compact JSON: the action may answer a
+   * `WireJson` (pre-rendered text) instead of values. In-process callers leave it unset and get values.
+   */
+  wire?: 'json';
 }
 
 /** The `api` service: what plugins may do with the kernel's pipeline, and nothing more. */

@@ -2,13 +2,14 @@
  * What the generic APIv3 actions share (the service session, filters from params) and the reads: get,
  * getsingle, getvalue, getcount, as translators from APIv3 params to the entity service and back.
  */
-import { KernelError, type ActionContext } from '../../kernel';
+import { KernelError, type ActionContext, type WireJson } from '../../kernel';
 import type { CompiledEntity, EntityRegistry, EntityService, EntitySession, FieldDef } from '../entity-core';
 import { conditionPaths, type Condition } from '../entity-core';
 import { envelope, stringifyLeaves } from './envelope';
 import { returnedError } from './errors';
 import { buildQuery, parseFilters, type FilterContext } from './filters';
 import { optionValue, parseOptions, resolvePath, type GetOptions } from './params';
+import { labelsJson, wireEnvelope } from './wire-rows';
 
 export type Params = Record<string, unknown>;
 export type Row = Record<string, unknown>;
@@ -60,7 +61,8 @@ export abstract class Api3Reads {
     params: Params,
     ctx: ActionContext,
     over: Partial<GetOptions> = {},
-  ): Promise<{ rows: Row[]; o: GetOptions }> {
+    wire = false,
+  ): Promise<{ rows: Row[]; o: GetOptions; wired?: WireJson }> {
     const { o: options, where } = await this.conditions(entity, params, ctx, over);
     // Return list: known fields/paths only (unknown ones are dropped, as with check_permissions).
     const perms = ctx.principal.permissions;
@@ -94,15 +96,29 @@ export abstract class Api3Reads {
     for (const column of out) if (column.field.labelOf) selectPaths.add(column.field.labelOf);
     const query = buildQuery(where, options, [...selectPaths]);
     await this.checkJoins(entity, query, ctx);
-    const raw = options.isCount
-      ? { paths: [], rows: [] }
-      : await this.service.getRows(this.session(ctx), entity, query);
     const labelMaps = new Map<string, Map<string, string>>();
+    const labelTexts = new Map<string, string>();
     for (const column of out.filter((y) => y.field.labelOf)) {
       const src = entity.byName.get(column.field.labelOf!)!;
       const opts = (await this.registry.optionsFor(ctx.db, src)) ?? [];
       labelMaps.set(column.key, new Map(opts.map((op) => [op.value, op.label])));
+      if (wire) labelTexts.set(column.key, labelsJson(opts));
     }
+    if (wire && !options.isCount) {
+      // The records rendered by PostgreSQL (wire-rows.ts), when every column can be; else the rows below.
+      const render = {
+        keys: out.map((column) => column.key),
+        emptyNulls: entity.nulls === 'empty',
+        labels: out.map((column) => labelTexts.get(column.key) ?? null),
+      };
+      const select = out.map((column) => column.field.labelOf ?? column.path);
+      const json = await this.service.getJson(this.session(ctx), entity, { ...query, select }, render);
+      const wired = json && wireEnvelope(json, !!options.sequential);
+      if (wired) return { rows: [], o: options, wired };
+    }
+    const raw = options.isCount
+      ? { paths: [], rows: [] }
+      : await this.service.getRows(this.session(ctx), entity, query);
     const emptyNulls = entity.nulls === 'empty';
     // Per column, worked out once: where the value comes from, and its label map for option labels.
     const at = new Map(raw.paths.map((p, i) => [p, i]));
@@ -163,10 +179,11 @@ export abstract class Api3Reads {
   }
 
   async get(e: CompiledEntity, p: Params, ctx: ActionContext): Promise<unknown> {
-    const { rows, o } = await this.select(e, p, ctx);
-    if (o.isCount) return this.getcount(e, p, ctx);
     const md = optionValue(p, 'metadata');
     const wantsFields = Array.isArray(md) ? md.includes('fields') : md === 'fields';
+    const { rows, o, wired } = await this.select(e, p, ctx, {}, ctx.wire === 'json' && !wantsFields);
+    if (o.isCount) return this.getcount(e, p, ctx);
+    if (wired) return wired;
     if (!wantsFields) return envelope(rows, { sequential: o.sequential });
     const fields = ((await this.getfields(e, { action: 'get' }, ctx)) as { values: unknown }).values;
     return envelope(rows, { sequential: o.sequential, extra: { metadata: { fields } } });

@@ -81,6 +81,7 @@ export function createApi3Service(kernel: Api3Pipeline): Api3Service {
         // format.is_success → 1/0; format.only_id → the id (§2.2). Applied around the whole call.
         const inner = {
           ...input,
+          wire: undefined,
           params: Object.fromEntries(
             Object.entries(input.params ?? {}).filter(
               ([k, v]) => !FORMAT_KEYS.has(k) && !(k === 'format' && v && typeof v === 'object'),
@@ -108,6 +109,7 @@ export function createApi3Service(kernel: Api3Pipeline): Api3Service {
             db: req.db,
             trusted: req.trusted,
             rollback: forceRollback,
+            wire: req.wire,
           });
           if (forceRollback) (req.scope.cradle.entities as EntityRegistry | undefined)?.invalidateOptions();
           return result;

@@ -40,6 +40,11 @@ export default definePlugin(
     registry.useOptionBus({ announce: (db) => bus.announce(db, 'options') });
     defineFlushActions(actions, bus);
     onReady(async () => {
+      // A write to an entity whose rows are options (a new FinancialType, a renamed Group) empties every
+      // instance's option lists once it commits, as an option value's write does (entity-option).
+      const announce = async (_row: unknown, { db }: { db: Kernel['db'] }) => registry.optionsChanged(db);
+      for (const name of registry.optionSources())
+        registry.extend(name, { afterSave: announce, afterDelete: announce });
       registry.seal();
       const db = services.resolve<Kernel['db']>('db');
       if (engineOf(db) === 'pglite') await bus.listenEmbedded(db, (fn) => onEmbeddedNotification(db, fn));

@@ -20,6 +20,8 @@ export type OptionGroupSource = (db: Knex, group: string) => Promise<OptionItem[
 
 export class EntityRegistry {
   private map = new Map<string, CompiledEntity>();
+  /** {@link names} per API version, made again when the map changes (asked on every generic action call). */
+  private listed = new Map<string, { map: Map<string, CompiledEntity>; size: number; names: string[] }>();
   private sealed = false;
   private groupSource: OptionGroupSource | undefined;
   private cache = new Map<string, OptionItem[]>();
@@ -41,10 +43,28 @@ export class EntityRegistry {
     this.bus = bus;
   }
 
+  /** Transactions that announced an option change already (one announcement each is enough). */
+  private announced = new WeakSet<Knex>();
+
   /** Call from inside an option write's transaction: every instance forgets its cached options once it commits. */
   async optionsChanged(db: Knex): Promise<void> {
+    if (db.isTransaction) {
+      if (this.announced.has(db)) return;
+      this.announced.add(db);
+    }
     if (this.bus) await this.bus.announce(db);
     else this.invalidateOptions();
+  }
+
+  /**
+   * The entities whose rows are the options of some field (`pseudoEntity` targets: FinancialType, Group,
+   * LocationType…): writing one of them changes cached option lists.
+   */
+  optionSources(): string[] {
+    const targets = new Set<string>();
+    for (const entity of this.map.values())
+      for (const field of entity.fields) if (field.pseudoEntity) targets.add(field.pseudoEntity.entity);
+    return [...targets].filter((name) => this.map.has(name)).sort();
   }
 
   /** The options of a pseudoconstant field, or undefined when it has none. */
@@ -170,10 +190,15 @@ export class EntityRegistry {
 
   /** Entity names, optionally only those an API version serves. */
   names(version?: 3 | 4): string[] {
-    return [...this.map.values()]
+    const key = String(version);
+    const cached = this.listed.get(key);
+    if (cached && cached.map === this.map && cached.size === this.map.size) return [...cached.names];
+    const names = [...this.map.values()]
       .filter((e) => version === undefined || (e.apis ?? [3, 4]).includes(version))
       .map((e) => e.name)
       .sort();
+    this.listed.set(key, { map: this.map, size: this.map.size, names });
+    return [...names];
   }
 
   /** Resolves a key (name, unique name, alias) to a field, or undefined. */

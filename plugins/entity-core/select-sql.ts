@@ -6,6 +6,8 @@
  */
 import type { Knex } from 'knex';
 import { KernelError } from '../../kernel';
+import { limitExceeded } from '../../host';
+import { guarded } from './db-errors';
 import type { Aggregate, Condition, Query } from './conditions';
 import { applyPlanned } from './planned';
 import { unknownField, type Planned, type Planner, type Resolved } from './planner';
@@ -66,6 +68,11 @@ export function plainQuery(db: Knex, qb: Knex.QueryBuilder, columns: Column[], s
     selects[`c${index}`] = expression ? db.raw(expression.sql, expression.bindings) : ref;
   });
   qb.select(selects);
+  return orderRows(qb, sort);
+}
+
+/** The sort of an ungrouped read, the id last so pages are stable. */
+export function orderRows(qb: Knex.QueryBuilder, sort: SortItem[]): Knex.QueryBuilder {
   for (const item of sort) {
     const dir = item.dir === 'DESC' ? 'desc' : 'asc';
     if (item.byValues?.length)
@@ -156,3 +163,21 @@ export function groupedQuery(
 /** Does this read group rows (a groupBy, or an aggregate in its select)? */
 export const isGrouped = (query: Query): boolean =>
   Boolean(query.groupBy?.length) || Boolean(query.select?.some((item) => typeof item !== 'string'));
+
+/**
+ * Runs a planned read with its limit and offset. A caller with a row `ceiling` (no `administer CRM`) gets at
+ * most that many rows; a read matching more is refused, never cut short silently, so one more is asked for.
+ */
+export async function runRead(qb: Knex.QueryBuilder, ceiling: number, query: Query): Promise<unknown[]> {
+  const limit = ceiling && (!query.limit || query.limit > ceiling) ? ceiling + 1 : query.limit;
+  if (limit) qb.limit(limit);
+  if (query.offset) qb.offset(query.offset);
+  const rows = (await guarded(async () => qb)) as unknown[];
+  if (ceiling && rows.length > ceiling)
+    throw limitExceeded(
+      `More than ${ceiling} rows match; ask for fewer (options.limit / offset, limits.rowsPerRead)`,
+      'rowsPerRead',
+      ceiling,
+    );
+  return rows;
+}

@@ -9,6 +9,7 @@ import { sqlDuring } from '../../host';
 import type { EntityRegistry } from './registry';
 import type { Condition, Query } from './conditions';
 import type { EntityStore } from './store';
+import type { JsonRender, JsonRow } from './json-rows';
 import type { CompiledEntity, SaveContext } from './types';
 import { changesTable, initialValues, mandatory, shapeOf } from './write-values';
 
@@ -68,6 +69,11 @@ export class EntityService {
     query: Query,
   ): Promise<{ paths: string[]; rows: unknown[][] }> {
     return this.store.selectRows(session.db, entity, query, this.viewer(session));
+  }
+
+  /** As {@link getRows}, each row rendered as JSON by PostgreSQL; null when the read cannot be (json-rows.ts). */
+  getJson(session: EntitySession, entity: CompiledEntity, query: Query, render: JsonRender): Promise<JsonRow[] | null> {
+    return this.store.selectJson(session.db, entity, query, this.viewer(session), render);
   }
 
   count(session: EntitySession, entity: CompiledEntity, query: Query): Promise<number> {

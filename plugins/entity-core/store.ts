@@ -5,14 +5,17 @@
  */
 import type { Knex } from 'knex';
 import { holds, KernelError, type Principal } from '../../kernel';
-import { DEFAULT_LIMITS, limitExceeded, type Limits } from '../../host';
-import type { Aggregate, Condition, Query } from './conditions';
+import { DEFAULT_LIMITS, type Limits } from '../../host';
+import type { Aggregate, Query } from './conditions';
 import { guarded } from './db-errors';
 import { insertUnnest, unnestable } from './bulk-insert';
 import { applyPlanned, Planner, type Resolved } from './planner';
 import { rootIdBounds } from './joins';
-import { groupedQuery, isGrouped, planColumn, plainQuery, readColumn, type Column } from './select-sql';
+import { groupedQuery, isGrouped, orderRows, planColumn, plainQuery, readColumn, runRead } from './select-sql';
+import type { Column } from './select-sql';
+import { selectJson, type JsonRender, type JsonRow } from './json-rows';
 import { isColumn } from './schema';
+import { checkInLists } from './list-filters';
 import type { EntityRegistry } from './registry';
 import { RowAccessControl, type AccessRules } from './row-access';
 import type { CompiledEntity } from './types';
@@ -36,28 +39,6 @@ export class EntityStore {
     this.access = new RowAccessControl(registry, rules);
   }
 
-  /** Refuses an `IN` list longer than `limits.inList` (before any SQL is built). */
-  private checkLists(where: Condition[] | undefined): void {
-    const stack = [...(where ?? [])];
-    while (stack.length) {
-      const cond = stack.pop()!;
-      if ('or' in cond) stack.push(...cond.or);
-      else if ('and' in cond) stack.push(...cond.and);
-      else if ('not' in cond) stack.push(cond.not);
-      else if ('exists' in cond) stack.push(...(cond.exists.where ?? []));
-      else if (
-        (cond.op === 'IN' || cond.op === 'NOT IN') &&
-        Array.isArray(cond.value) &&
-        cond.value.length > this.limits.inList
-      )
-        throw limitExceeded(
-          `${cond.value.length} values in one ${cond.op} list; at most ${this.limits.inList} (limits.inList)`,
-          'inList',
-          this.limits.inList,
-        );
-    }
-  }
-
   defaultSelect(entity: CompiledEntity): string[] {
     return entity.fields.filter((f) => !f.secret && isColumn(f)).map((f) => f.name);
   }
@@ -73,7 +54,7 @@ export class EntityStore {
     principal: Principal | null,
     paths: Array<string | Aggregate>,
   ) {
-    this.checkLists(query.where);
+    checkInLists(query.where, this.limits.inList);
     const planner = new Planner(this.registry, entity);
     planner.idBounds = rootIdBounds(query.where);
     for (const join of query.joins ?? []) planner.addExplicitJoin(join);
@@ -117,6 +98,40 @@ export class EntityStore {
     query: Query,
     principal: Principal | null,
   ): Promise<{ paths: string[]; rows: unknown[][] }> {
+    const read = await this.planRead(db, entity, query, principal);
+    const { planned } = read;
+    const { columns } = planned;
+    const qb = isGrouped(query) ? this.grouped(db, planned, query) : plainQuery(db, planned.qb, columns, planned.sort);
+    // Rows as arrays in select order: the driver builds no object per row either.
+    const rows = await runRead(qb.options({ rowMode: 'array' }), read.ceiling, query);
+    const source = (column: Column) => planned.planner.resolve(column.aggregate!.path, 'select').field;
+    for (const row of rows as unknown[][])
+      for (let index = 0; index < columns.length; index++)
+        row[index] = readColumn(columns[index], row[index], source, this.cipher);
+    return { paths: columns.map((column) => column.path), rows: rows as unknown[][] };
+  }
+
+  /**
+   * As {@link selectRows}, each row rendered as JSON text by PostgreSQL (json-rows.ts); null when a selected
+   * column cannot be rendered there, or a row holds a value PostgreSQL would print otherwise than Node.
+   */
+  async selectJson(
+    db: Knex,
+    entity: CompiledEntity,
+    query: Query,
+    principal: Principal | null,
+    render: JsonRender,
+  ): Promise<JsonRow[] | null> {
+    if (isGrouped(query)) return null;
+    const read = await this.planRead(db, entity, query, principal);
+    const { qb, columns, sort } = read.planned;
+    if (!selectJson(db, qb, columns, render)) return null;
+    const rows = (await runRead(orderRows(qb, sort), read.ceiling, query)) as JsonRow[];
+    return rows.some((row) => row.f) ? null : rows;
+  }
+
+  /** The planned read and its row ceiling (see runRead); limit and offset are checked first. */
+  private async planRead(db: Knex, entity: CompiledEntity, query: Query, principal: Principal | null) {
     // The API layers validate these; the store refuses them too, so no caller ever reaches knex's own error.
     for (const [name, value] of [
       ['limit', query.limit],
@@ -126,28 +141,10 @@ export class EntityStore {
         throw new KernelError('E_INVALID_PARAMS', `${name} must be a non-negative integer`);
     }
     const planned = await this.plan(db, entity, query, principal, query.select ?? this.defaultSelect(entity));
-    const { columns } = planned;
-    const qb = isGrouped(query) ? this.grouped(db, planned, query) : plainQuery(db, planned.qb, columns, planned.sort);
     // A caller without `administer CRM` gets at most `rowsPerRead` rows; a read matching more is
     // refused (never cut short silently), so one more row than that is asked for.
     const ceiling = principal && !holds('administer CRM', principal.permissions) ? this.limits.rowsPerRead : 0;
-    const limit = ceiling && (!query.limit || query.limit > ceiling) ? ceiling + 1 : query.limit;
-    if (limit) qb.limit(limit);
-    if (query.offset) qb.offset(query.offset);
-    // Rows as arrays in select order: the driver builds no object per row either.
-    qb.options({ rowMode: 'array' });
-    const rows = (await guarded(async () => qb)) as unknown[][];
-    if (ceiling && rows.length > ceiling)
-      throw limitExceeded(
-        `More than ${ceiling} rows match; ask for fewer (options.limit / offset, limits.rowsPerRead)`,
-        'rowsPerRead',
-        ceiling,
-      );
-    const source = (column: Column) => planned.planner.resolve(column.aggregate!.path, 'select').field;
-    for (const row of rows)
-      for (let index = 0; index < columns.length; index++)
-        row[index] = readColumn(columns[index], row[index], source, this.cipher);
-    return { paths: columns.map((column) => column.path), rows };
+    return { planned, ceiling };
   }
 
   private grouped(db: Knex, { qb, columns, sort, planner }: Planned, query: Query): Knex.QueryBuilder {

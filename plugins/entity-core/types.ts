@@ -212,4 +212,6 @@ export interface EngineRequest {
   db?: Knex;
   /** Trusted in-process code: no authorization, no row access (the one trust flag); the principal stays who it is. */
   trusted?: boolean;
+  /** A binding writes the answer straight out as compact JSON (kernel ApiCallRequest.wire). */
+  wire?: 'json';
 }

@@ -2,7 +2,7 @@
  * APIv3 REST result shaping (reference §1.5, §1.7, §2.2): scalars wrapped, flat arrays get
  * `is_error:0` appended, errors laid out in the reference's key order.
  */
-import { isKernelError, type KernelError } from '../../kernel';
+import { isKernelError, isWireJson, type KernelError, type WireJson } from '../../kernel';
 
 type Obj = Record<string, unknown>;
 
@@ -27,7 +27,9 @@ export function arrayMerge(v: Obj | unknown[]): Obj | unknown[] {
 }
 
 /** `CRM_Utils_REST::output` normalisation for the core routes (ajax, extern/rest.php). */
-export function normaliseCore(result: unknown): Obj | unknown[] {
+export function normaliseCore(result: unknown): Obj | unknown[] | WireJson {
+  // A pre-rendered get envelope: its keys are names, so array_merge would keep it as it is.
+  if (isWireJson(result)) return result;
   if (result === null || result === undefined || typeof result !== 'object') {
     if (typeof result === 'function' || typeof result === 'symbol' || typeof result === 'bigint') {
       return { error_message: 'Could not interpret return values from function.', is_error: 1 };

@@ -66,6 +66,7 @@ async function process(
   rawEntity: string,
   rawAction: string,
   params: Obj,
+  wire?: 'json',
 ): Promise<unknown> {
   const entity = rawEntity.replace(/[^A-Za-z0-9_]+/g, '_').slice(0, 63);
   const action = rawAction.replace(/[^A-Za-z0-9_]+/g, '_').slice(0, 63);
@@ -77,7 +78,7 @@ async function process(
   }
   // Lets renderError lay out an API error with this call's entity and action.
   ctx.state.api3Call = { entity: normaliseEntity(entity), action: normaliseAction(action) };
-  return api3(scope).call({ entity, action, params: checked, principal, scope });
+  return api3(scope).call({ entity, action, params: checked, principal, scope, wire });
 }
 
 async function handleCore(
@@ -124,7 +125,9 @@ async function handleCore(
   }
   const params = buildParams(merged);
   if (!params) return sendDecodeError(ctx);
-  send(binding, ctx, normaliseCore(await process(ctx, scope, principal, entity, action, params)), fmt);
+  // Compact JSON goes straight out: an action may answer it pre-rendered (WireJson; normaliseCore keeps it).
+  const wire = fmt.json && !fmt.pretty ? 'json' : undefined;
+  send(binding, ctx, normaliseCore(await process(ctx, scope, principal, entity, action, params, wire)), fmt);
 }
 
 /** The reference's malformed decode error: positional keys, always JSON, HTTP 200. */

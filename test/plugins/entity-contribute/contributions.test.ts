@@ -210,4 +210,20 @@ describe('entity-contribute: Contribution over HTTP', function () {
     const [item] = await lineItems(Number(made.id));
     expect(item).to.include({ label: 'Tickets', qty: 5 });
   });
+  it('a financial type made or renamed through the API is usable by its name at once (option lists follow their source)', async () => {
+    const made = await crm.api3(admin, 'FinancialType', 'create', { name: 'Grants', is_active: 1 });
+    expect(made, JSON.stringify(made)).to.include({ is_error: 0 });
+    const grant = await crm.api3(admin, 'Contribution', 'create', {
+      contact_id: ann,
+      financial_type_id: 'Grants',
+      total_amount: '3',
+    });
+    expect(grant, JSON.stringify(grant)).to.include({ is_error: 0 });
+    await crm.api3(admin, 'FinancialType', 'create', { id: made.id, name: 'Bursaries' });
+    const read = await crm.api4(admin, 'Contribution', 'get', {
+      select: ['financial_type_id:name'],
+      where: [['id', '=', grant.id]],
+    });
+    expect(read.values).to.deep.equal([{ 'financial_type_id:name': 'Bursaries' }]);
+  });
 });

@@ -1,0 +1,98 @@
+/**
+ * APIv3 gets answered as JSON rendered by PostgreSQL (ADR 0017) must be byte-identical to the answer the
+ * Node path renders. The Node path is what an indented (`prettyprint`) answer still takes, so each compact
+ * answer is compared with the pretty one made compact again by the same renderer.
+ */
+import { expect } from 'chai';
+import { isWireJson } from '../../../kernel';
+import { principalWith, type TestKernel } from '../../../host/testing';
+import { renderJson } from '../../../plugins/format-json';
+import { BASE_PLUGINS, bootRest } from '../rest-api3/helpers';
+
+const ADMIN = principalWith(['*']);
+const HEADERS = { 'x-test-perms': '*', 'x-test-flow': 'param' };
+const AWKWARD = `Ann "Q" \\ / é ✓ \u2028 \u0001\t\n end`;
+
+describe('APIv3 get rendered by PostgreSQL (ADR 0017)', () => {
+  let testKernel: TestKernel;
+  const call = (entity: string, action: string, params: Record<string, unknown>, wire?: 'json') =>
+    testKernel.kernel.call({ version: 3, entity, action, params, principal: ADMIN, wire });
+
+  before(async () => {
+    testKernel = await bootRest({ plugins: [...BASE_PLUGINS, 'entity-option', 'entity-contact'] });
+    const contacts: Array<[Record<string, unknown>, Record<string, unknown>?]> = [
+      [
+        {
+          contact_type: 'Individual',
+          first_name: AWKWARD,
+          last_name: 'Zed',
+          birth_date: '1980-02-29',
+          do_not_email: 1,
+          gender_id: 1,
+        },
+        { city: 'Paris', geo_code_1: 48.8566, geo_code_2: -0.5 },
+      ],
+      [{ contact_type: 'Organization', organization_name: 'Acme/„Ltd“' }],
+      [
+        { contact_type: 'Individual', first_name: 'Tiny', last_name: 'Geo' },
+        { geo_code_1: 0.00001, geo_code_2: 1e21 },
+      ],
+    ];
+    for (const [contact, address] of contacts) {
+      const { id } = (await call('Contact', 'create', contact)) as { id: number };
+      await call('Email', 'create', { contact_id: id, email: `c${id}@example.org` });
+      if (address) await call('Address', 'create', { contact_id: id, location_type_id: 1, ...address });
+    }
+  });
+  after(() => testKernel.close());
+
+  /** The compact answer over HTTP, and the Node path's answer for the same call (pretty, made compact). */
+  async function both(query: string): Promise<[string, string]> {
+    const http = await testKernel.http();
+    const compact = await http.get(`/crm/ajax/rest?${query}&json=1`).set(HEADERS);
+    const pretty = await http.get(`/crm/ajax/rest?${query}&json=1&prettyprint=1`).set(HEADERS);
+    return [compact.text, renderJson(JSON.parse(pretty.text))];
+  }
+
+  it('is taken for the default page (option labels included) and answers the same bytes as the Node path', async () => {
+    // Contacts 1 and 2: the third's address has doubles only the Node path prints as JavaScript does.
+    const params = { id: { IN: [1, 2] }, options: { limit: 25, sort: 'sort_name' } };
+    const wired = await call('Contact', 'get', params, 'json');
+    expect(isWireJson(wired), 'PostgreSQL rendered the rows').to.equal(true);
+    const plain = await call('Contact', 'get', params);
+    expect(renderJson(wired)).to.equal(renderJson(plain));
+    const first = JSON.parse(renderJson(wired)).values['1'];
+    expect(first).to.include({ first_name: AWKWARD, gender: 'Female', birth_date: '1980-02-29', city: 'Paris' });
+  });
+
+  for (const [name, query] of [
+    ['the default return list, keyed by id', 'entity=Contact&action=get'],
+    ['sequential, sorted by name', 'entity=Contact&action=get&sequential=1&options[sort]=sort_name DESC'],
+    ['one record (id in the envelope)', 'entity=Contact&action=get&id=2'],
+    ['no record', 'entity=Contact&action=get&id=999'],
+    ['a return list with a joined path', 'entity=Contact&action=get&return=display_name,email,do_not_email,birth_date'],
+    ['addresses: doubles, including ones JavaScript prints otherwise', 'entity=Address&action=get'],
+    ['emails', 'entity=Email&action=get&sequential=1'],
+  ])
+    it(`answers ${name} byte for byte as the Node path does`, async () => {
+      const [fast, node] = await both(query);
+      expect(JSON.parse(fast).is_error).to.equal(0);
+      expect(fast).to.equal(node);
+    });
+
+  it('leaves the answer to the Node path where PostgreSQL would print a value otherwise', async () => {
+    const wired = await call('Address', 'get', { contact_id: 3 }, 'json');
+    expect(isWireJson(wired), 'a double in exponent form takes the Node path').to.equal(false);
+    const values = (wired as { values: Record<string, Record<string, string>> }).values;
+    expect(Object.values(values)[0]).to.include({ geo_code_1: '0.00001', geo_code_2: '1e+21' });
+  });
+
+  it('is never given to in-process callers, chains or other formats', async () => {
+    expect(isWireJson(await call('Contact', 'get', { id: 1 }))).to.equal(false);
+    const http = await testKernel.http();
+    const chained = await http.get('/crm/ajax/rest?entity=Contact&action=get&id=1&json=1&api.Email.get=1').set(HEADERS);
+    expect(chained.body.values['1'].api_Email_get.values).to.have.length(1);
+    const xml = await http.get('/crm/ajax/rest?entity=Contact&action=get&id=1').set(HEADERS);
+    expect(xml.text).to.include('<first_name>Ann');
+  });
+});
