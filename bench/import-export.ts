@@ -3,6 +3,7 @@
  * scratch database (its own PostgreSQL schema or PGlite folder, so the seeded one stays as it is), then
  * `crm export` of them as CSV. Each runs as its own process: rate from the import's summary (boot left
  * out), export rate from wall time minus an empty export's, peak RSS from /proc, RSS above an empty export's.
+ * Then the same contacts are exported over HTTP as CSV and JSON (export-http.ts).
  */
 import { spawn } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
@@ -11,6 +12,7 @@ import { once } from 'node:events';
 import path from 'node:path';
 import knexFactory from 'knex';
 import { peakRssMb } from './servers';
+import { benchHttpExport, httpExportRows, type HttpExportFigures } from './export-http';
 
 export interface ImportExportFigures {
   contacts: number;
@@ -21,6 +23,8 @@ export interface ImportExportFigures {
   exportPeakRssMb: number;
   exportIdleRssMb: number;
   exportCsvMb: number;
+  /** The same rows exported over HTTP (APIv4 get, limit 0) as CSV and JSON. */
+  http?: HttpExportFigures[];
 }
 
 interface Run {
@@ -102,7 +106,9 @@ export async function benchImportExport(options: {
   const out = path.join(work, 'export.csv');
   const exported = await crm(root, env, ['export', '--select', select, '-o', out]);
   const { rows, seconds } = JSON.parse(exported.stdout) as { rows: number; seconds: number };
+  const http = await benchHttpExport({ root, env, select: select.split(','), log });
   return {
+    http,
     contacts,
     importRate: Math.round(summary.created / summary.seconds),
     importPeakRssMb: imported.peakMb,
@@ -122,5 +128,6 @@ export function importExportTable(figures: ImportExportFigures): string {
       `${figures.importPeakRssMb} MB | |`,
     `| crm export ${figures.exportRows} contacts as CSV (${figures.exportCsvMb} MB) | ${figures.exportRate} rows/s | ` +
       `${figures.exportPeakRssMb} MB | ${figures.exportPeakRssMb - figures.exportIdleRssMb} MB |`,
+    ...httpExportRows(figures.http ?? []),
   ].join('\n');
 }

@@ -5,7 +5,7 @@
  */
 import type { Knex } from 'knex';
 import { KernelError } from '../../kernel';
-import type { ExplicitJoin } from './conditions';
+import type { Condition, ExplicitJoin } from './conditions';
 import { applyPlanned } from './planned';
 import type { Planned, Planner } from './planner';
 import type { CompiledEntity, FieldDef } from './types';
@@ -98,10 +98,27 @@ export function applyFkJoin(qb: Knex.QueryBuilder, join: Join): void {
   if (join.explicit?.exclude) qb.whereNull(`${join.alias}.id`);
 }
 
-export function applyRelatedJoin(qb: Knex.QueryBuilder, related: RelatedJoin): void {
+/** A bound on the root's id that every row of the query satisfies (a top-level `id >`, `>=`, `<`, `<=` filter). */
+export type IdBound = { op: '>' | '>=' | '<' | '<='; value: number };
+
+export function rootIdBounds(where: Condition[] | undefined): IdBound[] {
+  return (where ?? []).flatMap((cond) =>
+    'path' in cond && cond.path === 'id' && ['>', '>=', '<', '<='].includes(cond.op) && Number.isSafeInteger(cond.value)
+      ? [{ op: cond.op as IdBound['op'], value: cond.value as number }]
+      : [],
+  );
+}
+
+/**
+ * A related record's join (`email_primary`); `bounds` on the root's id hold for its foreign key too, and said
+ * in the ON clause they let PostgreSQL start its scan of the related table there (a keyset page `id > n`
+ * of an export otherwise reads the related index from its start: quadratic over the pages).
+ */
+export function applyRelatedJoin(qb: Knex.QueryBuilder, related: RelatedJoin, bounds: IdBound[] = []): void {
   const fkField = related.entity.byName.get(related.fk)!;
   qb.leftJoin(`${related.entity.table} as ${related.alias}`, (clause) => {
     clause.on(`${related.alias}.${columnOf(fkField)}`, '=', `${related.from}.id`);
+    for (const bound of bounds) clause.andOnVal(`${related.alias}.${columnOf(fkField)}`, bound.op, bound.value);
     for (const [name, value] of Object.entries(related.where)) {
       const field = related.entity.byName.get(name)!;
       clause.andOnVal(`${related.alias}.${columnOf(field)}`, '=', toDbValue(field, value) as Knex.Value);

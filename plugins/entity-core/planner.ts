@@ -23,6 +23,7 @@ import {
   explicitLink,
   invalidJoin,
   MAX_EXPLICIT_JOINS,
+  type IdBound,
   type Join,
   type RelatedJoin,
 } from './joins';
@@ -52,6 +53,8 @@ export function unknownField(path: string): KernelError {
 export class Planner {
   readonly joins = new Map<string, Join>();
   private related = new Map<string, RelatedJoin>();
+  /** Bounds on the root's id the query's rows all satisfy (`rootIdBounds`), repeated in related joins. */
+  idBounds: IdBound[] = [];
   /** Explicit joins by alias (also in `joins`, so row access restricts them as any join). */
   private explicit = new Map<string, Join>();
   private aliasCount = 0;
@@ -230,7 +233,7 @@ export class Planner {
       ...[...this.joins.values()].map((join) => ({ at: order(join.alias), apply: () => applyFkJoin(qb, join) })),
       ...[...this.related.values()].map((join) => ({
         at: order(join.alias),
-        apply: () => applyRelatedJoin(qb, join),
+        apply: () => applyRelatedJoin(qb, join, join.from === this.rootAlias ? this.idBounds : []),
       })),
     ];
     for (const { apply } of all.sort((x, y) => x.at - y.at)) apply();

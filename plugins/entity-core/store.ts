@@ -10,6 +10,7 @@ import type { Aggregate, Query } from './conditions';
 import { guarded } from './db-errors';
 import { insertUnnest, unnestable } from './bulk-insert';
 import { applyPlanned, Planner, type Resolved } from './planner';
+import { rootIdBounds } from './joins';
 import { groupedQuery, isGrouped, orderRows, planColumn, plainQuery, readColumn, runRead } from './select-sql';
 import type { Column } from './select-sql';
 import { selectJson, type JsonRender, type JsonRow } from './json-rows';
@@ -55,6 +56,7 @@ export class EntityStore {
   ) {
     checkInLists(query.where, this.limits.inList);
     const planner = new Planner(this.registry, entity);
+    planner.idBounds = rootIdBounds(query.where);
     for (const join of query.joins ?? []) planner.addExplicitJoin(join);
     const where = (query.where ?? []).map((condition) => planner.plan(condition));
     const columns = paths

@@ -2,7 +2,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { CsvRecord } from './csv-source';
-import { csvLine } from './csv-cells';
+import { csvLine } from '../api4';
 
 export class ErrorFile {
   private constructor(private readonly out: WriteStream) {}

@@ -6,7 +6,7 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { KernelError } from '../../kernel';
-import { csvLine } from './csv-cells';
+import { csvLine } from '../api4';
 
 type Row = Record<string, unknown>;
 /** One APIv4 `get` page (the caller binds entity, principal and scope). */

@@ -13,7 +13,15 @@ import { csvRecords, type CsvOptions, type CsvRecord } from './csv-source';
 import { ErrorFile } from './error-file';
 import { advanceJob, findJob, finishJob, startJob, type JobRow } from './job';
 import { loadLookups, type MatchOn } from './lookups';
-import { catalogue, checkMapping, describeMapping, givenMapping, guessedMapping, type Mapping } from './mapping';
+import {
+  catalogue,
+  checkMapping,
+  describeMapping,
+  givenMapping,
+  guessedMapping,
+  type Mapping,
+  type Target,
+} from './mapping';
 import { toRecord, type ImportRecord } from './records';
 
 export interface ImportRequest {
@@ -53,6 +61,32 @@ export interface ImportDeps {
   service: EntityService;
   registry: EntityRegistry;
   principal: Principal;
+}
+
+/** Batches written by one run past which the tables it wrote are analysed (10,000 rows by default). */
+const ANALYSE_AFTER_BATCHES = 10;
+const WRITTEN: Record<Target['kind'], string | undefined> = {
+  contact: 'Contact',
+  email: 'Email',
+  phone: 'Phone',
+  address: 'Address',
+  groups: 'GroupContact',
+  tags: 'EntityTag',
+  custom: undefined,
+};
+
+/**
+ * After a large import, the planner's statistics of the tables it wrote: PGlite has no autovacuum, and
+ * PostgreSQL's runs later; without them a read joining those tables (an export's keyset pages) is planned
+ * as if they were empty.
+ */
+async function analyseWritten(deps: ImportDeps, mapping: Mapping, batches: number): Promise<void> {
+  if (batches < ANALYSE_AFTER_BATCHES) return;
+  const names = new Set(['Contact', ...mapping.map((target) => (target ? WRITTEN[target.kind] : undefined))]);
+  for (const name of names) {
+    const entity = name ? deps.registry.find(name) : undefined;
+    if (entity) await deps.db.raw('analyze ??', [entity.table]);
+  }
 }
 
 /** Pass one: the header and the number of rows, or the file's fault before anything is written. */
@@ -113,6 +147,7 @@ export async function runImport(deps: ImportDeps, request: ImportRequest): Promi
     }
     if (pending.length) await commit();
     await finishJob(db, job);
+    await analyseWritten(deps, mapping, batchNo - before.last_batch);
   } catch (err) {
     await finishJob(db, job, (err as Error).message).catch(() => undefined);
     throw err;

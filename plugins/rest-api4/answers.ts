@@ -4,6 +4,7 @@
  */
 import type { Context } from 'koa';
 import { KernelError, holds, isKernelError, type Principal } from '../../kernel';
+import { csvLine, type Api4Result } from '../api4';
 
 type Obj = Record<string, unknown>;
 
@@ -19,6 +20,53 @@ export function sendJson(ctx: Context, status: number, body: unknown): void {
   ctx.status = status;
   ctx.type = 'application/json';
   ctx.body = JSON.stringify(body);
+}
+
+/** The output formats of a call: JSON (the default), or CSV for a `get` (`format=csv`). */
+export type Format = 'json' | 'csv';
+
+/** The `format` key of the request (query, form or JSON body, beside `params`): `json` or `csv`, `csv` for `get` only. */
+export function formatOf(all: Record<string, unknown>, action: string): Format {
+  const format = all.format === undefined || all.format === '' ? 'json' : all.format;
+  if (format === 'json') return 'json';
+  if (format !== 'csv')
+    throw new KernelError('E_INVALID_PARAMS', 'format must be json or csv', { details: { error_field: 'format' } });
+  if (action !== 'get')
+    throw new KernelError('E_INVALID_PARAMS', 'format=csv answers a get only', { details: { error_field: 'format' } });
+  return 'csv';
+}
+
+/** The APIv4 envelope of one call; `values` first, so a streamed answer can write the rest after the rows. */
+export function envelope(result: Api4Result, values: unknown): Obj {
+  const out: Obj = {
+    values,
+    entity: result.entity,
+    action: result.action,
+    debug: null,
+    version: 4,
+    count: result.count,
+    countFetched: result.countFetched,
+  };
+  if (result.countMatched !== undefined) out.countMatched = result.countMatched;
+  return out;
+}
+
+/** CSV columns: the first row's keys, or, with no rows, the select's plain field names. */
+export function csvColumns(rows: unknown[], select: unknown): string[] {
+  if (rows.length && rows[0] && typeof rows[0] === 'object') return Object.keys(rows[0]);
+  if (!Array.isArray(select)) return [];
+  return select.filter((s): s is string => typeof s === 'string' && /^[\w.:]+$/.test(s) && s !== 'row_count');
+}
+
+/** A whole `get` answered as CSV: a header row, then one line per row (formula cells neutralised). */
+export function sendCsv(ctx: Context, entity: string, rows: unknown[], select: unknown): void {
+  const columns = csvColumns(rows, select);
+  ctx.status = 200;
+  ctx.type = 'text/csv';
+  ctx.set('Content-Disposition', `attachment; filename="${entity}.csv"`);
+  let text = columns.length ? csvLine(columns) : '';
+  for (const row of rows) text += csvLine(columns.map((column) => (row as Obj)[column]));
+  ctx.body = text;
 }
 
 /** An error the binding answers itself (CSRF, GET guard, a malformed request). */

@@ -7,7 +7,8 @@ import type { Context } from 'koa';
 import type { Logger } from '../../kernel';
 import { KernelError, type Cradle, type Principal } from '../../kernel';
 import { checkDepth, limitExceeded, type RouteDefinition } from '../../host';
-import { errorBody, MESSAGES, renderError, sendJson, WireError } from './answers';
+import { envelope, errorBody, formatOf, MESSAGES, renderError, sendCsv, sendJson, WireError } from './answers';
+import { keysetOrder, streamGet } from './streamed-get';
 import { decode, indexOf, input, paramsOf } from './request';
 import { applyIndex, indexFields } from '../api4';
 import type { Api4Result, Api4Service } from '../api4';
@@ -17,6 +18,8 @@ type Obj = Record<string, unknown>;
 export interface RestApi4Options {
   /** Refuse requests that are not "web service requests" (X-Requested-With, OPTIONS, or a CSRF-safe auth flow). */
   csrfGuard: boolean;
+  /** Rows per page of a streamed `get` (one without a limit); default 5000. */
+  streamPageSize?: number;
 }
 
 export interface RestApi4Binding {
@@ -65,16 +68,8 @@ function csrf(binding: RestApi4Binding, ctx: Context, principal: Principal): voi
   throw new WireError(400, { error_code: 400, error_message: MESSAGES.csrf });
 }
 
-/** One call: GET guard, checkPermissions forced on, the envelope. */
-async function execute(
-  ctx: Context,
-  scope: AwilixContainer<Cradle>,
-  principal: Principal,
-  entity: string,
-  action: string,
-  params: Obj,
-  index: unknown,
-): Promise<Obj> {
+/** What every call must pass before it runs: a well-formed entity and action, the GET guard, the limits. */
+function checkCall(ctx: Context, scope: AwilixContainer<Cradle>, entity: string, action: string, params: Obj): void {
   if (
     typeof entity !== 'string' ||
     typeof action !== 'string' ||
@@ -99,6 +94,19 @@ async function execute(
       limits.chainedCalls,
     );
   if (typeof params.chain === 'object' && params.chain) forbidGetChains(ctx, params.chain);
+}
+
+/** One call: the checks, checkPermissions forced on, the envelope. */
+async function execute(
+  ctx: Context,
+  scope: AwilixContainer<Cradle>,
+  principal: Principal,
+  entity: string,
+  action: string,
+  params: Obj,
+  index: unknown,
+): Promise<Obj> {
+  checkCall(ctx, scope, entity, action, params);
   const svc = scope.cradle.api4 as Api4Service;
   // A get whose select omits the index's fields fetches them for the index, then leaves them out.
   const select = Array.isArray(params.select) ? (params.select as unknown[]) : undefined;
@@ -115,17 +123,7 @@ async function execute(
   if (added.length && values && typeof values === 'object')
     for (const row of Array.isArray(values) ? values : Object.values(values as Obj))
       if (row && typeof row === 'object') for (const field of added) delete (row as Obj)[field];
-  const out: Obj = {
-    values,
-    entity: result.entity,
-    action: result.action,
-    debug: null,
-    version: 4,
-    count: result.count,
-    countFetched: result.countFetched,
-  };
-  if (result.countMatched !== undefined) out.countMatched = result.countMatched;
-  return out;
+  return envelope(result, values);
 }
 
 /** Chained calls in `params.chain`, nested ones included (the depth is already bounded). */
@@ -181,7 +179,21 @@ async function framed(
 function handleSingle(binding: RestApi4Binding, ctx: Context, scope: AwilixContainer<Cradle>): Promise<void> {
   return framed(binding, ctx, scope, async (principal, all) => {
     const { entity, action } = ctx.params as { entity: string; action: string };
-    sendJson(ctx, 200, await execute(ctx, scope, principal, entity, action, paramsOf(ctx, all), indexOf(all.index)));
+    const params = paramsOf(ctx, all);
+    const index = indexOf(all.index);
+    const format = formatOf(all, action);
+    if (format === 'csv' && index !== undefined)
+      throw new KernelError('E_INVALID_PARAMS', 'index cannot be used with format=csv', {
+        details: { error_field: 'index' },
+      });
+    checkCall(ctx, scope, entity, action, params);
+    // A get without a limit is read in keyset pages and, past one page, written as it is read.
+    const order =
+      action === 'get' && index === undefined ? keysetOrder(ctx, scope, principal, entity, params) : undefined;
+    if (order) return streamGet({ ctx, scope, principal, entity, params, format, order, binding });
+    const out = await execute(ctx, scope, principal, entity, action, params, index);
+    if (format === 'csv') sendCsv(ctx, String(out.entity), out.values as unknown[], params.select);
+    else sendJson(ctx, 200, out);
   });
 }
 

@@ -1,7 +1,7 @@
 /** crm export (CSV and JSON, keyset pages, formula cells neutralised) and Import.run over HTTP. */
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
-import { neutralise } from '../../../plugins/import-export/csv-cells';
+import { neutralise } from '../../../plugins/api4';
 import { bootImportExport, type Harness } from './harness';
 
 describe('import-export: crm export and Import.run', function () {

@@ -44,6 +44,18 @@ describe('import-export: crm import', function () {
     ]);
   });
 
+  it('analyses the tables it wrote after ten batches or more, so reads joining them are planned on their size', async () => {
+    const rows = Array.from({ length: 12 }, (_, i) => `Stat${i},Analysed,stat${i}@example.org`).join('\n');
+    const path = crm.file('analysed.csv', `first_name,last_name,email\n${rows}\n`);
+    const summary = JSON.parse(await crm.cli('import', [path], { batchSize: '1' }));
+    expect(summary).to.include({ created: 12 });
+    const analysed = await crm.t.kernel.db.raw(
+      `select relname from pg_stat_user_tables where schemaname = current_schema() and last_analyze is not null
+       and relname in ('crm_contact', 'crm_email') order by relname`,
+    );
+    expect(analysed.rows.map((row: { relname: string }) => row.relname)).to.deep.equal(['crm_contact', 'crm_email']);
+  });
+
   it('imports addresses, groups, tags and custom fields through a given mapping', async () => {
     const group = await crm.api4(admin, 'Group', 'create', { values: { title: 'Newsletter', name: 'newsletter' } });
     expect(group.values, JSON.stringify(group)).to.have.length(1);

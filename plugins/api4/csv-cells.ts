@@ -1,6 +1,7 @@
 /**
- * CSV output: RFC 4180 quoting, and cells a spreadsheet would run as a formula — starting with `=`, `+`,
- * `-`, `@`, a tab or a carriage return — prefixed with `'` so they are shown as text (OWASP's advice).
+ * APIv4 rows as CSV (rest-api4's `format=csv` answers and `crm export`): RFC 4180 quoting, and cells a
+ * spreadsheet would run as a formula — starting with `=`, `+`, `-`, `@`, a tab or a carriage return —
+ * prefixed with `'` so they are shown as text (OWASP's advice).
  */
 const FORMULA = /^[=+\-@\t\r]/;
 const NEEDS_QUOTES = /[",\r\n]/;
