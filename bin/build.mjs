@@ -15,6 +15,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSy
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { distDir, listSources, root, STAMP } from './dist.mjs';
+import { generateValidators } from './validators.mjs';
 
 const isFile = (file) => existsSync(file) && statSync(file).isFile();
 const posix = (file) => file.split(path.sep).join('/');
@@ -107,6 +108,7 @@ export async function build(out = distDir()) {
   const sourceRoot = posix(path.relative(out, root)) || '.';
   const marker = { name: pkg.name, version: pkg.version, private: true, type: 'module', crmSourceRoot: sourceRoot };
   writeFileSync(path.join(tmp, 'package.json'), JSON.stringify(marker, null, 2) + '\n');
+  const validators = await generateValidators(tmp);
   const stamp = { builtAt: started, files: sources.length, esbuild: version, node: process.version };
   writeFileSync(path.join(tmp, STAMP), JSON.stringify(stamp, null, 2) + '\n');
   const old = `${out}.old-${process.pid}`;
@@ -114,7 +116,13 @@ export async function build(out = distDir()) {
   if (existsSync(out)) renameSync(out, old);
   renameSync(tmp, out);
   rmSync(old, { recursive: true, force: true });
-  return { out, files: entryPoints.length, copied: sources.length - entryPoints.length, ms: Date.now() - started };
+  return {
+    out,
+    files: entryPoints.length,
+    copied: sources.length - entryPoints.length,
+    validators,
+    ms: Date.now() - started,
+  };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
@@ -123,7 +131,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   try {
     const done = await build(out);
     const where = path.relative(root, done.out) || done.out;
-    console.log(`Compiled ${done.files} TypeScript files to ${where}/ (${done.copied} copied) in ${done.ms} ms`);
+    const what = `${done.files} TypeScript files to ${where}/ (${done.copied} copied, ${done.validators} validators generated)`;
+    console.log(`Compiled ${what} in ${done.ms} ms`);
   } catch (err) {
     // Never fail an install over it: without dist/ bin/crm.mjs runs the sources through tsx, as before.
     console.warn(`Compiled JavaScript not built (crm runs the TypeScript sources through tsx): ${err?.message ?? err}`);

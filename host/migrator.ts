@@ -32,7 +32,7 @@ const TABLE = 'crm_migrations';
  * database); then knex's migrator runs as before, and it alone ever writes.
  */
 async function allApplied(db: Knex, plugins: PluginMigrations[]): Promise<boolean> {
-  const files = await migrationSource(plugins).getMigrations();
+  const files = await migrationSource(plugins).getMigrations([]);
   let rows: Array<{ name: string }>;
   try {
     rows = await db(TABLE).select('name');

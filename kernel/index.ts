@@ -22,6 +22,7 @@ export { defineHook, HookBus, Stage, type HookKind, type HookRef, type HookTappe
 export { Kernel, KERNEL_VERSION, type CallRequest } from './kernel';
 export { discoverPlugins, planPlugins, BUILTIN_PLUGINS_DIR, type PluginManifest } from './loader';
 export { describePermission, holds } from './permissions';
+export { compileOnFirstUse, compileWith, describeErrors, type AjvFlavor } from './schema';
 export {
   ANONYMOUS,
   type ActionContext,
