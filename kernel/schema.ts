@@ -33,7 +33,7 @@ export const MANIFEST_FLAVOR: AjvFlavor = {
 /** The draft-07 meta-schema every action's params schema is checked against when defined. */
 export const META_SCHEMA_ID = 'http://json-schema.org/draft-07/schema';
 
-const load = createRequire(import.meta.url);
+const require = createRequire(import.meta.url);
 
 /** The key of a validator: its flavour and schema text (`meta:` names the meta-schema's validator). */
 export function validatorKey(flavor: AjvFlavor, schema: object | string): string {
@@ -47,7 +47,7 @@ let ahead: Record<string, ValidateFunction> | null | undefined;
 function precompiled(key: string): ValidateFunction | undefined {
   if (ahead === undefined) {
     try {
-      ahead = load('./validators.cjs') as Record<string, ValidateFunction>;
+      ahead = require('./validators.cjs') as Record<string, ValidateFunction>;
     } catch {
       ahead = null;
     }
@@ -63,9 +63,9 @@ export function ajvFor(flavor: AjvFlavor, extra: Options = {}): AjvClass {
   let ajv = instances.get(id);
   if (!ajv) {
     // Loaded on first need: with the validators generated at build time, a start needs no compiler.
-    const Ajv = (load('ajv') as { default: typeof AjvClass }).default;
+    const Ajv = (require('ajv') as { default: typeof AjvClass }).default;
     ajv = new Ajv({ ...flavor.options, ...extra });
-    if (flavor.formats) (load('ajv-formats') as { default: (a: AjvClass) => void }).default(ajv);
+    if (flavor.formats) (require('ajv-formats') as { default: (a: AjvClass) => void }).default(ajv);
     instances.set(id, ajv);
   }
   return ajv;

@@ -16,7 +16,8 @@ import schema from './providers.schema.json';
 import type { ProviderClass, ProviderDriver, ProviderRecord } from './types';
 
 // Generated at build time (bin/validators.mjs: the start checks every provider file), else compiled on first use.
-const validator = () => compileWith(PROVIDERS_FLAVOR, schema);
+let compiled: ReturnType<typeof compileWith> | undefined;
+const validator = () => (compiled ??= compileWith(PROVIDERS_FLAVOR, schema));
 
 /** `gmail.dist.json` → `gmail`, `beeceptor.com.json` → `beeceptor.com`, `x.test.json` → `x`. */
 export function providerNameFromFile(file: string): string {
