@@ -11,10 +11,12 @@
 // schemas, assets, cli/commands.json, providers/*.json) is copied beside the compiled code, so paths taken
 // from `import.meta.url` find them. `<out>/package.json` marks the tree as ES modules, carries the
 // version, and says where the sources are; `<out>/build.json` records when it was built (the staleness check).
+import { createRequire } from 'node:module';
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { distDir, listSources, root, STAMP } from './dist.mjs';
+import { generateValidators } from './validators.mjs';
 
 const isFile = (file) => existsSync(file) && statSync(file).isFile();
 const posix = (file) => file.split(path.sep).join('/');
@@ -25,6 +27,12 @@ const posix = (file) => file.split(path.sep).join('/');
  * client, so both come from one bundle (one knex). Their drivers and optional dialects stay packages.
  */
 const VENDORED = ['knex', 'knex-pglite'];
+/**
+ * Packages bundled for their named exports, without a dependency the service never calls: awilix requires
+ * fast-glob (~25 files, ~0.05-0.1 s of every start) for `loadModules` only, which nothing here uses.
+ */
+const VENDORED_NAMED = ['awilix'];
+const VENDOR_STUBS = ['fast-glob'];
 const VENDOR_EXTERNAL = ['pg', 'pg-native', 'pg-query-stream', '@electric-sql/*', 'better-sqlite3', 'sqlite3'];
 VENDOR_EXTERNAL.push('tedious', 'mysql', 'mysql2', 'mariadb', 'oracledb');
 
@@ -34,7 +42,7 @@ const perFile = {
   setup(build) {
     build.onResolve({ filter: /.*/ }, (args) => {
       if (args.kind === 'entry-point') return undefined;
-      if (VENDORED.includes(args.path)) {
+      if (VENDORED.includes(args.path) || VENDORED_NAMED.includes(args.path)) {
         const from = path.dirname(path.relative(root, args.importer));
         return { path: posix(path.relative(from, `vendor/${args.path}.js`)), external: true };
       }
@@ -50,7 +58,10 @@ const perFile = {
   },
 };
 
-/** esbuild plugin: `crm-vendor:<package>` is a module re-exporting that package's default export. */
+/**
+ * esbuild plugin: `crm-vendor:<package>` is a module re-exporting that package's default export, or (for
+ * VENDORED_NAMED) its named exports; a VENDOR_STUBS package is a module that throws when called.
+ */
 const vendorEntries = {
   name: 'crm-vendor',
   setup(build) {
@@ -58,8 +69,23 @@ const vendorEntries = {
       path: args.path.slice('crm-vendor:'.length),
       namespace: 'crm-vendor',
     }));
-    build.onLoad({ filter: /.*/, namespace: 'crm-vendor' }, (args) => ({
-      contents: `export { default } from '${args.path}';`,
+    build.onLoad({ filter: /.*/, namespace: 'crm-vendor' }, (args) => {
+      if (!VENDORED_NAMED.includes(args.path))
+        return { contents: `export { default } from '${args.path}';`, resolveDir: root };
+      const names = Object.keys(createRequire(path.join(root, 'package.json'))(args.path));
+      const named = names.filter((n) => /^[A-Za-z_$][\w$]*$/.test(n) && n !== 'default');
+      return {
+        contents: `import * as m from '${args.path}';\nexport const { ${named.join(', ')} } = m;`,
+        resolveDir: root,
+      };
+    });
+    build.onResolve({ filter: new RegExp(`^(${VENDOR_STUBS.join('|')})$`) }, (args) => ({
+      path: args.path,
+      namespace: 'crm-stub',
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'crm-stub' }, (args) => ({
+      contents: `const fail = () => { throw new Error('${args.path} is not part of the compiled tree (bin/build.mjs)'); };
+module.exports = Object.assign(fail, { sync: fail, stream: fail, glob: fail });`,
       resolveDir: root,
     }));
   },
@@ -86,7 +112,7 @@ export async function build(out = distDir()) {
     logLevel: 'error',
   });
   await esbuild({
-    entryPoints: VENDORED.map((name) => ({ in: `crm-vendor:${name}`, out: name })),
+    entryPoints: [...VENDORED, ...VENDORED_NAMED].map((name) => ({ in: `crm-vendor:${name}`, out: name })),
     outdir: path.join(tmp, 'vendor'),
     bundle: true,
     splitting: true,
@@ -107,6 +133,7 @@ export async function build(out = distDir()) {
   const sourceRoot = posix(path.relative(out, root)) || '.';
   const marker = { name: pkg.name, version: pkg.version, private: true, type: 'module', crmSourceRoot: sourceRoot };
   writeFileSync(path.join(tmp, 'package.json'), JSON.stringify(marker, null, 2) + '\n');
+  const validators = await generateValidators(tmp);
   const stamp = { builtAt: started, files: sources.length, esbuild: version, node: process.version };
   writeFileSync(path.join(tmp, STAMP), JSON.stringify(stamp, null, 2) + '\n');
   const old = `${out}.old-${process.pid}`;
@@ -114,7 +141,13 @@ export async function build(out = distDir()) {
   if (existsSync(out)) renameSync(out, old);
   renameSync(tmp, out);
   rmSync(old, { recursive: true, force: true });
-  return { out, files: entryPoints.length, copied: sources.length - entryPoints.length, ms: Date.now() - started };
+  return {
+    out,
+    files: entryPoints.length,
+    copied: sources.length - entryPoints.length,
+    validators,
+    ms: Date.now() - started,
+  };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
@@ -123,7 +156,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   try {
     const done = await build(out);
     const where = path.relative(root, done.out) || done.out;
-    console.log(`Compiled ${done.files} TypeScript files to ${where}/ (${done.copied} copied) in ${done.ms} ms`);
+    const what = `${done.files} TypeScript files to ${where}/ (${done.copied} copied, ${done.validators} validators generated)`;
+    console.log(`Compiled ${what} in ${done.ms} ms`);
   } catch (err) {
     // Never fail an install over it: without dist/ bin/crm.mjs runs the sources through tsx, as before.
     console.warn(`Compiled JavaScript not built (crm runs the TypeScript sources through tsx): ${err?.message ?? err}`);

@@ -40,8 +40,9 @@ function buildProgram(spec, version) {
 }
 
 /**
- * Answers what needs no runtime. Returns true when the TypeScript CLI must run the command; otherwise the
- * answer is written and the exit code set.
+ * Answers what needs no runtime. When the TypeScript CLI must run the command, returns its name (`serve`,
+ * `key create`), or true when only the full CLI can tell; otherwise the answer is written, the exit code
+ * set, and false returned.
  */
 export function front(argv = process.argv) {
   const { version } = read('../package.json');
@@ -65,7 +66,7 @@ export function front(argv = process.argv) {
     return false;
   }
   process.stderr.write(errors);
-  return result.selected !== undefined;
+  return result.selected ?? false;
 }
 
 /** Whether the configuration names plugin folders besides plugins/ (read cheaply, not validated). */

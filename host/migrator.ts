@@ -23,11 +23,32 @@ function migrationSource(plugins: PluginMigrations[]): Knex.MigrationSource<{ na
   };
 }
 
+const TABLE = 'crm_migrations';
+
+/**
+ * Whether every migration file of the given plugins is recorded as applied: one query, where knex's
+ * `migrate.latest` sends ~10 (its tables' existence, the lock, the list) even when nothing is pending,
+ * ~0.1–0.3 s of every start on the embedded database. False when the table does not exist yet (a fresh
+ * database); then knex's migrator runs as before, and it alone ever writes.
+ */
+async function allApplied(db: Knex, plugins: PluginMigrations[]): Promise<boolean> {
+  const files = await migrationSource(plugins).getMigrations([]);
+  let rows: Array<{ name: string }>;
+  try {
+    rows = await db(TABLE).select('name');
+  } catch {
+    return false;
+  }
+  const applied = new Set(rows.map((r) => r.name));
+  return files.every((m) => applied.has(m.name));
+}
+
 /** Applies pending migrations of the given plugins. Returns the names applied. */
 export async function migrate(db: Knex, plugins: PluginMigrations[]): Promise<string[]> {
+  if (await allApplied(db, plugins)) return [];
   const [, applied] = (await db.migrate.latest({
     migrationSource: migrationSource(plugins),
-    tableName: 'crm_migrations',
+    tableName: TABLE,
     // Names are `<plugin>/<file>`; a disabled plugin's applied migrations must not fail the start.
     disableMigrationsListValidation: true,
   })) as [number, string[]];
@@ -36,9 +57,10 @@ export async function migrate(db: Knex, plugins: PluginMigrations[]): Promise<st
 
 /** Migrations of the given plugins not yet applied (for `/readyz`). */
 export async function pendingMigrations(db: Knex, plugins: PluginMigrations[]): Promise<string[]> {
+  if (await allApplied(db, plugins)) return [];
   const [, pending] = (await db.migrate.list({
     migrationSource: migrationSource(plugins),
-    tableName: 'crm_migrations',
+    tableName: TABLE,
   })) as [unknown, Array<{ name: string }>];
   return pending.map((m) => m.name);
 }

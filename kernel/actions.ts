@@ -8,7 +8,7 @@
  */
 import type { ValidateFunction } from 'ajv';
 import { KernelError } from './errors';
-import { compileOnFirstUse, compileShared, sharedAjv } from './schema';
+import { compileOnFirstUse, compileShared, schemaProblems } from './schema';
 import type { ActionContext, Permission } from './types';
 
 export interface ActionDefinition<P = Record<string, unknown>, R = unknown> {
@@ -136,8 +136,8 @@ export class ActionRegistry {
       });
     // Checked against the JSON Schema meta-schema now, compiled on the action's first call: compiling every
     // params schema at boot was ~0.2 s of each start (docs/performance.md, Start-up time).
-    const ajv = sharedAjv();
-    if (!ajv.validateSchema(def.params)) throw refuse(`is invalid: ${ajv.errorsText(ajv.errors)}`);
+    const problems = schemaProblems(def.params);
+    if (problems) throw refuse(`is invalid: ${problems}`);
     const validate = compileOnFirstUse(() => {
       try {
         return compileShared(def.params);

@@ -23,6 +23,7 @@ export { Kernel, KERNEL_VERSION, type CallRequest } from './kernel';
 export { isWireJson, WireJson } from './wire';
 export { discoverPlugins, planPlugins, BUILTIN_PLUGINS_DIR, type PluginManifest } from './loader';
 export { describePermission, holds } from './permissions';
+export { compileOnFirstUse, compileWith, describeErrors, type AjvFlavor } from './schema';
 export {
   ANONYMOUS,
   type ActionContext,

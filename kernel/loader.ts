@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import satisfies from 'semver/functions/satisfies.js';
 import type { ServiceConfig as Config } from './types';
 import { AggregateKernelError, KernelError } from './errors';
-import { compileShared, describeErrors, makeAjv } from './schema';
+import { compileOnFirstUse, compileShared, compileWith, describeErrors, MANIFEST_FLAVOR } from './schema';
 import manifestSchema from './manifest.schema.json';
 
 export interface PluginManifest {
@@ -47,8 +47,7 @@ export interface PlannedPlugin extends DiscoveredPlugin {
 /** The folder of the built-in plugins. */
 export const BUILTIN_PLUGINS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'plugins');
 
-const ajv = makeAjv({ coerce: false });
-const validateManifest = ajv.compile(manifestSchema);
+const validateManifest = compileOnFirstUse(() => compileWith(MANIFEST_FLAVOR, manifestSchema));
 
 /** Finds plugin folders (those holding a manifest.json) and validates every manifest. */
 export function discoverPlugins(dirs: string[]): { found: DiscoveredPlugin[]; problems: KernelError[] } {

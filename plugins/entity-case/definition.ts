@@ -2,8 +2,7 @@
  * A case type's definition as a structure (the shape the reference's APIs give for CaseType.definition):
  * activityTypes, activitySets (with timelines), caseRoles, statuses. Checked with ajv on every write.
  */
-import Ajv from 'ajv';
-import { KernelError } from '../../kernel';
+import { compileOnFirstUse, compileWith, KernelError, type AjvFlavor } from '../../kernel';
 
 const scalar = { type: ['string', 'number', 'boolean'] };
 const named = (extra: Record<string, unknown>) => ({
@@ -55,7 +54,9 @@ export interface CaseDefinition {
   statuses?: string[];
 }
 
-const validate = new Ajv({ allErrors: true, allowUnionTypes: true }).compile(DEFINITION_SCHEMA);
+const DEFINITION_FLAVOR: AjvFlavor = { options: { allErrors: true, allowUnionTypes: true } };
+// Compiled on the first write of a definition, not at every start.
+const validate = compileOnFirstUse(() => compileWith(DEFINITION_FLAVOR, DEFINITION_SCHEMA));
 
 /** The definition as a structure (JSON text is parsed), or a clear E_INVALID_PARAMS naming what is wrong. */
 export function checkDefinition(value: unknown): CaseDefinition | null {

@@ -6,7 +6,7 @@
 import { createReadStream } from 'node:fs';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { TextDecoder } from 'node:util';
-import { parse, CsvError } from 'csv-parse';
+import type { CsvError } from 'csv-parse';
 import { KernelError } from '../../kernel';
 
 export interface CsvOptions {
@@ -62,9 +62,9 @@ function decoder(label: string | undefined, source: string): Transform {
   });
 }
 
-function csvFault(err: unknown, source: string, maxRecordBytes: number): Error {
+function csvFault(err: unknown, source: string, maxRecordBytes: number, csv: typeof CsvError): Error {
   if (err instanceof KernelError) return err;
-  if (err instanceof CsvError) {
+  if (err instanceof csv) {
     const where = `${source} line ${String((err as { lines?: number }).lines ?? '?')}`;
     if (err.code === 'CSV_MAX_RECORD_SIZE')
       return new KernelError('E_INVALID_PARAMS', `${where}: a record is longer than ${maxRecordBytes} bytes`);
@@ -80,6 +80,8 @@ export async function* csvRecords(
 ): AsyncGenerator<{ header: string[] } | CsvRecord> {
   const source = 'path' in input ? input.path : 'the CSV text';
   const bytes = 'path' in input ? createReadStream(input.path) : Readable.from([Buffer.from(input.text, 'utf8')]);
+  // Loaded by the first import, not at every start (csv-parse is ~10 modules).
+  const { parse, CsvError: csvError } = await import('csv-parse');
   const parser = parse({
     relax_column_count: true,
     max_record_size: options.maxRecordBytes,
@@ -99,7 +101,7 @@ export async function* csvRecords(
       else yield { row, line: item.info.lines, cells: item.record };
     }
   } catch (err) {
-    throw csvFault(err, source, options.maxRecordBytes);
+    throw csvFault(err, source, options.maxRecordBytes, csvError);
   } finally {
     bytes.destroy();
   }

@@ -2,28 +2,31 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { MailDriver, MailerConfig, MailMessage, SendResult } from './types';
 
 /** SMTP: one pooled transport; the password goes to nodemailer only, never to a log line. */
 export function smtpDriver(config: MailerConfig): MailDriver {
-  const transport = nodemailer.createTransport({
-    host: config.host,
-    port: config.port,
-    secure: config.secure,
-    requireTLS: config.requireTLS,
-    ignoreTLS: !config.secure && !config.requireTLS,
-    auth: config.user ? { user: config.user, pass: config.password ?? '' } : undefined,
-    pool: true,
-    maxConnections: 1,
-    logger: false,
-  });
+  // nodemailer (~40 modules) is loaded by the first message sent, not at every start.
+  let transport: Promise<Transporter> | undefined;
+  const connect = async () =>
+    (await import('nodemailer')).default.createTransport({
+      host: config.host,
+      port: config.port,
+      secure: config.secure,
+      requireTLS: config.requireTLS,
+      ignoreTLS: !config.secure && !config.requireTLS,
+      auth: config.user ? { user: config.user, pass: config.password ?? '' } : undefined,
+      pool: true,
+      maxConnections: 1,
+      logger: false,
+    });
   return {
     async send(message: MailMessage): Promise<SendResult> {
-      const info = await transport.sendMail(message);
+      const info = await (await (transport ??= connect())).sendMail(message);
       return { messageId: String(info.messageId), accepted: (info.accepted ?? []).length > 0 };
     },
-    close: () => transport.close(),
+    close: () => void transport?.then((t) => t.close()),
   };
 }
 

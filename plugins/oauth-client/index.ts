@@ -4,3 +4,4 @@ export type * from './types';
 export { GenericProvider } from './drivers';
 export { ProviderRegistry } from './providers';
 export type { KeepFreshResult, OAuthRefresher } from './keep-fresh';
+export { PROVIDERS_FLAVOR } from './util';

@@ -9,16 +9,15 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type Ajv from 'ajv';
-import type { HookBus } from '../../kernel';
-import { KernelError, makeAjvForProviders } from './util';
+import { compileWith, type HookBus } from '../../kernel';
+import { KernelError, PROVIDERS_FLAVOR } from './util';
 import { oauthProviders } from './hooks';
 import schema from './providers.schema.json';
 import type { ProviderClass, ProviderDriver, ProviderRecord } from './types';
 
-// Compiled when the first provider is read (a request, not every start).
-let compiled: ReturnType<Ajv['compile']> | undefined;
-const validator = () => (compiled ??= makeAjvForProviders().compile(schema));
+// Generated at build time (bin/validators.mjs: the start checks every provider file), else compiled on first use.
+let compiled: ReturnType<typeof compileWith> | undefined;
+const validator = () => (compiled ??= compileWith(PROVIDERS_FLAVOR, schema));
 
 /** `gmail.dist.json` → `gmail`, `beeceptor.com.json` → `beeceptor.com`, `x.test.json` → `x`. */
 export function providerNameFromFile(file: string): string {

@@ -1,11 +1,9 @@
 /** Small shared helpers of oauth-client. */
-import Ajv from 'ajv';
+import type { AjvFlavor } from '../../kernel';
 export { KernelError, isKernelError } from '../../kernel';
 
-/** Strict, every error at once, no coercion (a provider file must say what it means). */
-export function makeAjvForProviders(): Ajv {
-  return new Ajv({ allErrors: true, strict: true, coerceTypes: false });
-}
+/** Provider files: strict, every error at once, no coercion (a provider file must say what it means). */
+export const PROVIDERS_FLAVOR: AjvFlavor = { options: { allErrors: true, strict: true, coerceTypes: false } };
 
 /** `{{tenant}}` becomes the client's tenant, or `common` when it has none (reference §1.3). */
 export function replaceTenant(url: string, tenant: string | null | undefined): string {

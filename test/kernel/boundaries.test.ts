@@ -33,6 +33,8 @@ function runtimeImports(text: string): string[] {
   }
   for (const match of text.matchAll(/^\s*import\s+'([^']+)'/gm)) found.push(match[1]);
   for (const match of text.matchAll(/import\(\s*'([^']+)'\s*\)/g)) found.push(match[1]);
+  // `createRequire` loads (kernel/schema.ts requires ajv on first need).
+  for (const match of text.matchAll(/\brequire\(\s*'([^']+)'\s*\)/g)) found.push(match[1]);
   return found;
 }
 
