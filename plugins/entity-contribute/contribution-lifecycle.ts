@@ -23,11 +23,11 @@ function beforeSave(values: Row, sc: SaveContext): Row {
   return out;
 }
 
-async function afterSave(row: Row, sc: SaveContext): Promise<void> {
+async function afterSave(row: Row, sc: SaveContext, registry: EntityRegistry): Promise<void> {
   if (sc.existing) return;
   if (present(sc.params.line_items)) await addLineItems(sc.entities, row, sc.params.line_items);
   else if (!truthy(sc.params.skipLineItems)) await addDefaultLineItem(sc.entities, row);
-  await recordStatus(sc.entities, row);
+  await recordStatus(sc.entities, row, registry);
   // 4.4.0: soft credits given with the contribution (`soft_credit`: [{contact_id, amount, soft_credit_type_id}]).
   if (present(sc.params.soft_credit)) await addSoftCredits(sc, row);
 }
@@ -52,5 +52,8 @@ async function addSoftCredits(sc: SaveContext, row: Row): Promise<void> {
 }
 
 export function extendContributions(entities: EntityRegistry): void {
-  entities.extend('Contribution', { beforeSave, afterSave });
+  entities.extend('Contribution', { beforeSave, afterSave: (row, sc) => afterSave(row, sc, entities) });
+  // The deposit account is remembered (ledger.ts): an account write makes every instance forget it.
+  const forget = async (_row: Row, sc: SaveContext) => entities.optionsChanged(sc.db);
+  entities.extend('FinancialAccount', { afterSave: forget, afterDelete: forget });
 }

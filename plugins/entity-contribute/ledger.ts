@@ -3,7 +3,7 @@
  * transactions its status calls for — Completed: a payment into the asset account; Pending: a receivable.
  */
 import { KernelError } from '../../kernel';
-import type { Entities } from '../entity-core';
+import type { Entities, EntityRegistry } from '../entity-core';
 import { fromCents, minus, times, toCents } from './money';
 
 type Row = Record<string, unknown>;
@@ -30,8 +30,24 @@ export async function accountOf(
   return link ? Number(link.financial_account_id) : null;
 }
 
-/** Where payments are deposited: the default asset account. */
-export async function depositAccount(entities: Entities): Promise<number | null> {
+/** The deposit account per registry, with the registry's options version it was read at. */
+const deposits = new WeakMap<EntityRegistry, { version: number; id: number | null }>();
+
+/**
+ * Where payments are deposited: the default asset account. Remembered until option lists or accounts change
+ * (on any instance: FinancialAccount writes announce an options change, see register.ts), so a contribution
+ * costs no look-up for it.
+ */
+export async function depositAccount(entities: Entities, registry?: EntityRegistry): Promise<number | null> {
+  const known = registry && deposits.get(registry);
+  if (known && known.version === registry.optionsVersion) return known.id;
+  const version = registry?.optionsVersion ?? 0;
+  const id = await readDepositAccount(entities);
+  if (registry) deposits.set(registry, { version, id });
+  return id;
+}
+
+async function readDepositAccount(entities: Entities): Promise<number | null> {
   const [account] = await entities.get('FinancialAccount', {
     where: { financial_account_type_id: 1, is_active: true },
     select: ['id', 'is_default'],
@@ -113,11 +129,11 @@ export async function recordTrxn(entities: Entities, contribution: Row, values: 
 }
 
 /** The transactions a new contribution's status calls for (none for Cancelled, Failed…). */
-export async function recordStatus(entities: Entities, contribution: Row): Promise<void> {
+export async function recordStatus(entities: Entities, contribution: Row, registry?: EntityRegistry): Promise<void> {
   const status = Number(contribution.contribution_status_id);
   if (status === STATUS.completed)
     await recordTrxn(entities, contribution, {
-      to_financial_account_id: await depositAccount(entities),
+      to_financial_account_id: await depositAccount(entities, registry),
       is_payment: true,
       status_id: STATUS.completed,
     });

@@ -33,9 +33,17 @@ export class EntityRegistry {
 
   private bus?: { announce(db: Knex): Promise<void> };
 
+  private optionsGeneration = 0;
+
   /** Forget cached options in this process. */
   invalidateOptions(): void {
     this.cache.clear();
+    this.optionsGeneration++;
+  }
+
+  /** Moves on whenever cached options are forgotten: a plugin caching what option writes change compares it. */
+  get optionsVersion(): number {
+    return this.optionsGeneration;
   }
 
   /** Set by entity-core: how option writes reach the other instances. */
