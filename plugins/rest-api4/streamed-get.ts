@@ -131,6 +131,7 @@ export async function streamGet(req: StreamRequest): Promise<void> {
       count += page.length;
       await put(res, render(page, false));
     }
+    // The envelope after its `values`: rendered with `values: 0`, less its first 12 characters `{"values":0,`.
     if (format === 'json')
       await put(res, '],' + JSON.stringify(envelope({ ...first, count, countFetched: count }, 0)).slice(12));
     res.end();

@@ -1,5 +1,5 @@
 /** Activity: past or future actions concerning one or more contacts (§7; fields from the reference schema). */
-import type { EntityDef, FieldDef } from '../../entity-core';
+import { flagField, type EntityDef, type FieldDef } from '../../entity-core';
 import { ACTIVITY_PERMISSIONS } from './permissions';
 
 /** The activity's contacts of one part, kept in ActivityContact (4.4.0): 1 assignee, 2 source, 3 target. */
@@ -15,15 +15,6 @@ const party = (name: string, title: string, recordType: number, single = false):
     where: { record_type_id: recordType },
     single,
   },
-});
-const flag = (name: string, title: string, fallback: boolean, uniqueName?: string): FieldDef => ({
-  name,
-  type: 'Boolean',
-  title,
-  required: true,
-  default: fallback,
-  apiDefault: fallback ? 1 : 0,
-  ...(uniqueName ? { uniqueName } : {}),
 });
 
 export const PARTY_FIELDS = ['source_contact_id', 'target_contact_id', 'assignee_contact_id'];
@@ -68,7 +59,7 @@ const Activity: EntityDef & { fields: FieldDef[] } = {
     },
     { name: 'priority_id', type: 'Int', title: 'Priority', optionGroup: 'priority' },
     { name: 'parent_id', type: 'Int', title: 'Parent Activity ID', fk: 'Activity', onDelete: 'set null' },
-    flag('is_test', 'Test', false, 'activity_is_test'),
+    flagField('is_test', 'Test', false, { uniqueName: 'activity_is_test' }),
     {
       name: 'medium_id',
       type: 'Int',
@@ -76,12 +67,12 @@ const Activity: EntityDef & { fields: FieldDef[] } = {
       optionGroup: 'encounter_medium',
       uniqueName: 'activity_medium_id',
     },
-    flag('is_auto', 'Auto', false),
+    flagField('is_auto', 'Auto', false),
     { name: 'relationship_id', type: 'Int', title: 'Relationship ID' },
-    flag('is_current_revision', 'Is current (unused)', true),
+    flagField('is_current_revision', 'Is current (unused)', true),
     { name: 'original_id', type: 'Int', title: 'Original ID (unused)', fk: 'Activity', onDelete: 'set null' },
     { name: 'result', type: 'String', title: 'Result', maxlength: 255, uniqueName: 'activity_result' },
-    flag('is_deleted', 'Activity is in the Trash', false, 'activity_is_deleted'),
+    flagField('is_deleted', 'Activity is in the Trash', false, { uniqueName: 'activity_is_deleted' }),
     { name: 'campaign_id', type: 'Int', title: 'Campaign ID', uniqueName: 'activity_campaign_id' },
     {
       name: 'engagement_level',
@@ -91,7 +82,7 @@ const Activity: EntityDef & { fields: FieldDef[] } = {
       uniqueName: 'activity_engagement_level',
     },
     { name: 'weight', type: 'Int', title: 'Order' },
-    flag('is_star', 'Is Starred', false),
+    flagField('is_star', 'Is Starred', false),
     {
       name: 'created_date',
       type: 'Timestamp',

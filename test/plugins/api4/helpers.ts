@@ -91,3 +91,12 @@ export async function bootApi4(
 
 /** Headers for the AuthX header flow (not CSRF-exempt: adds X-Requested-With). */
 export const bearer = (key: string) => ({ Authorization: `Bearer ${key}`, 'X-Requested-With': 'XMLHttpRequest' });
+
+/** A form POST of `params` (JSON) to `/crm/ajax/api4/<path>` with the user's API key, as clients send it. */
+export const postApi4 = (k: Api4Kernel, u: User, path: string, params: unknown, extra: Record<string, unknown> = {}) =>
+  k
+    .req()
+    .post(`/crm/ajax/api4/${path}`)
+    .set(bearer(u.key))
+    .type('form')
+    .send({ params: JSON.stringify(params), ...extra });

@@ -1,6 +1,6 @@
 /** Every APIv4 action over HTTP, through the real route with real API keys (AuthX header flow). */
 import { expect } from 'chai';
-import { bearer, bootApi4, type Api4Kernel, type User } from '../api4/helpers';
+import { bearer, bootApi4, postApi4, type Api4Kernel, type User } from '../api4/helpers';
 
 describe('rest-api4: actions over /crm/ajax/api4', () => {
   let k: Api4Kernel;
@@ -8,12 +8,7 @@ describe('rest-api4: actions over /crm/ajax/api4', () => {
   let ann: number;
   let bob: number;
   const post = (u: User, path: string, params: unknown, extra: Record<string, unknown> = {}) =>
-    k
-      .req()
-      .post(`/crm/ajax/api4/${path}`)
-      .set(bearer(u.key))
-      .type('form')
-      .send({ params: JSON.stringify(params), ...extra });
+    postApi4(k, u, path, params, extra);
   const get = (u: User, path: string, params: unknown, extra: Record<string, string> = {}) =>
     k
       .req()

@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { bearer, bootApi4, type Api4Kernel, type User } from '../api4/helpers';
+import { bearer, bootApi4, postApi4, type Api4Kernel, type User } from '../api4/helpers';
 
 type Obj = Record<string, unknown>;
 
@@ -14,12 +14,7 @@ describe('rest-api4: a get without a limit, streamed', () => {
   let admin: User;
   let mine: User;
   const post = (u: User, path: string, params: unknown, extra: Record<string, unknown> = {}) =>
-    k
-      .req()
-      .post(`/crm/ajax/api4/${path}`)
-      .set(bearer(u.key))
-      .type('form')
-      .send({ params: JSON.stringify(params), ...extra });
+    postApi4(k, u, path, params, extra);
   /** The same get through the one-call path: a limit larger than the result. */
   const buffered = (u: User, path: string, params: Obj) => post(u, path, { ...params, limit: 1000 });
   const streamed = (res: { headers: Obj }) => res.headers['transfer-encoding'] === 'chunked';
