@@ -24,6 +24,7 @@ declare module '../kernel/types' {
       memory: boolean;
       schema?: string;
       embeddedSharedBuffers: string;
+      embeddedThread: boolean;
       connectRetryMs: number;
     };
     /** Keys for secrets at rest (host/secrets.ts); the first encrypts. */
@@ -89,6 +90,8 @@ export const configSchema = {
         schema: { type: 'string', pattern: '^[a-z_][a-z0-9_]{0,62}$' },
         // The embedded engine's buffer cache lives in this process; the OS page cache sits behind it.
         embeddedSharedBuffers: { type: 'string', pattern: '^[1-9][0-9]{0,5}(kB|MB|GB)$', default: '32MB' },
+        // Run the embedded engine in a worker thread (host/engine-thread.ts): faster reads, slower writes.
+        embeddedThread: { type: 'boolean', default: false },
         // At start, PostgreSQL may still be coming up (containers): retry with backoff this long.
         connectRetryMs: { type: 'integer', minimum: 0, default: 10000 },
       },

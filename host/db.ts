@@ -13,6 +13,7 @@ import type { Config } from './config';
 import { migrate } from './migrator';
 import { preparedStatements } from './prepared-statements';
 import { copyMigratedTemplate } from './template';
+import { threadEngine } from './engine-thread';
 
 export { migrate, pendingMigrations } from './migrator';
 import {
@@ -96,10 +97,14 @@ export function createDb(config: Config, logger?: Logger, opts: CreateDbOptions 
   // else from the initialised cluster (bin/pglite-template.mjs), and only without either runs initdb.
   const fresh = readdirSync(dir).length === 0;
   const template = fresh && !copyMigratedTemplate(config, dir) ? clusterTemplate() : undefined;
-  const pglite = new PGlite(dir, {
-    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${config.database.embeddedSharedBuffers}`],
-    ...(template ? { loadDataDir: new Blob([template]) } : {}),
-  });
+  const settings = ['-c', `shared_buffers=${config.database.embeddedSharedBuffers}`];
+  // database.embeddedThread: the engine runs in a worker thread beside this one (host/engine-thread.ts).
+  const pglite = config.database.embeddedThread
+    ? threadEngine(dir, settings, template)
+    : new PGlite(dir, {
+        startParams: [...PGlite.defaultStartParams, ...settings],
+        ...(template ? { loadDataDir: new Blob([template]) } : {}),
+      });
   const db = knexFactory({
     client: ClientPGLite as unknown as typeof knexFactory.Client,
     dialect: 'postgres',

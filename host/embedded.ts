@@ -7,11 +7,11 @@ import { chmodSync, closeSync, existsSync, openSync, readFileSync, unlinkSync, w
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import knexFactory, { type Knex } from 'knex';
-import type { PGlite } from '@electric-sql/pglite';
 import { KernelError, type Logger } from '../kernel';
 import type { Config } from './config';
 import type { Db } from './db';
 import { turnTakingEngine } from './shared-engine';
+import type { EngineHandle } from './engine-thread';
 
 /** The file name PostgreSQL clients look for in a socket folder (`host=<dataDir>`, port 5432). */
 export const SOCKET_NAME = '.s.PGSQL.5432';
@@ -31,10 +31,10 @@ export function attachedDb(socket: string, log: Knex.Config['log']): Db {
   });
 }
 
-const embedded = new WeakMap<Db, PGlite>();
+const embedded = new WeakMap<Db, EngineHandle>();
 
 /** Records the engine behind an embedded handle, so `shareEmbedded` can serve it. */
-export function rememberEmbedded(db: Db, pglite: PGlite): void {
+export function rememberEmbedded(db: Db, pglite: EngineHandle): void {
   embedded.set(db, pglite);
 }
 
@@ -72,7 +72,7 @@ export async function stopSharing(db: Db): Promise<void> {
 }
 
 /** The project folder: the parent of host/, or the one a compiled tree names (bin/build.mjs writes it). */
-function projectRoot(): string {
+export function projectRoot(): string {
   const parent = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
   try {
     const marker = JSON.parse(readFileSync(path.join(parent, 'package.json'), 'utf8')) as { crmSourceRoot?: string };

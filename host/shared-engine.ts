@@ -6,6 +6,7 @@
  * leaves a transaction open: each side's transaction runs whole, and the other side waits its turn.
  */
 import type { PGlite } from '@electric-sql/pglite';
+import type { EngineHandle } from './engine-thread';
 import type { Logger } from '../kernel';
 import type { Db } from './db';
 
@@ -18,7 +19,7 @@ interface PoolClient {
 }
 
 /** The engine as the socket server should see it: `runExclusive` takes turns with this process's knex. */
-export function turnTakingEngine(db: Db, engine: PGlite, logger?: Logger): PGlite {
+export function turnTakingEngine(db: Db, engine: EngineHandle, logger?: Logger): PGlite {
   const pool = db.client as unknown as PoolClient;
   let held: unknown = null;
   let idle: NodeJS.Timeout | undefined;
@@ -62,7 +63,7 @@ export function turnTakingEngine(db: Db, engine: PGlite, logger?: Logger): PGlit
       },
     });
   };
-  return new Proxy(engine, {
+  return new Proxy(engine as PGlite, {
     get(target, property) {
       if (property === 'runExclusive') return runExclusive;
       if (property === 'execProtocolRawStream') return execProtocolRawStream;

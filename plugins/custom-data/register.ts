@@ -16,7 +16,7 @@ import { defineCustomValueActions } from './custom-value-actions';
 import { fieldLifecycle, groupLifecycle } from './lifecycle';
 import { CustomData, customDataTableChanged } from './runtime';
 
-export default definePlugin(({ services, actions, hooks, log, onReady, runHook }) => {
+export default definePlugin(({ services, actions, hooks, log, onReady, onClose, runHook }) => {
   const registry = services.resolve<EntityRegistry>('entities');
   const custom = new CustomData(
     registry,
@@ -26,6 +26,7 @@ export default definePlugin(({ services, actions, hooks, log, onReady, runHook }
     (db, table) => runHook(customDataTableChanged, db, table),
   );
   services.value('customData', custom);
+  onClose(() => custom.settled());
   registry.extend('CustomGroup', groupLifecycle(custom, registry));
   registry.extend('CustomField', fieldLifecycle(custom));
   // Every installed entity a group may extend takes `custom_<id>` values on its own writes.

@@ -80,13 +80,25 @@ export class CustomData {
   }
 
   /** Reload from committed data (another instance's change, or after this instance's own transaction ends). */
-  async reload(): Promise<void> {
-    try {
-      await this.load(this.pool);
-    } catch (err) {
-      this.log.error({ err: (err as Error).message }, 'custom data: reloading metadata failed');
-    }
+  reload(): Promise<void> {
+    const run: Promise<void> = this.load(this.pool)
+      .catch((err: unknown) =>
+        this.log.error({ err: (err as Error).message }, 'custom data: reloading metadata failed'),
+      )
+      .finally(() => this.reloading.delete(run));
+    this.reloading.add(run);
+    return run;
   }
+
+  /**
+   * Settles once the reloads under way have: the kernel's close waits for it, so a CLI command that ends
+   * right after a custom-data write does not close the pool under its own reload (logged as a failure).
+   */
+  async settled(): Promise<void> {
+    await Promise.all([...this.reloading]);
+  }
+
+  private readonly reloading = new Set<Promise<void>>();
 
   /**
    * Inside a write's transaction: builds the group's table to match its field rows (create, add, alter or
