@@ -3,7 +3,7 @@
  * `line_items` replace it) and the transactions of its status, all in the contribution's transaction.
  */
 import { KernelError } from '../../kernel';
-import type { EntityRegistry, SaveContext } from '../entity-core';
+import { singleDefault, type EntityRegistry, type SaveContext } from '../entity-core';
 import { addDefaultLineItem, addLineItems, recordStatus } from './ledger';
 import { minus, toCents } from './money';
 
@@ -56,4 +56,6 @@ export function extendContributions(entities: EntityRegistry): void {
   // The deposit account is remembered (ledger.ts): an account write makes every instance forget it.
   const forget = async (_row: Row, sc: SaveContext) => entities.optionsChanged(sc.db);
   entities.extend('FinancialAccount', { afterSave: forget, afterDelete: forget });
+  // One default account per account type (the reference's FinancialAccount::add).
+  entities.extend('FinancialAccount', singleDefault('FinancialAccount', 'financial_account_type_id'));
 }

@@ -36,3 +36,4 @@ export { apiCliCommand, CLI_PRINCIPAL } from './cli';
 export { EntityService, type EntitySession, type SaveErrors, type SaveOptions, type BatchOptions } from './service';
 export type { Entities, EntityQuery } from './entities';
 export { flagField, idField, textField } from './field-builders';
+export { singleDefault } from './single-default';

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { holds, KernelError } from '../../kernel';
 import { invalid } from '../api3';
-import type { Entities, EntityRegistry, SaveContext } from '../entity-core';
+import { singleDefault, type Entities, type EntityRegistry, type SaveContext } from '../entity-core';
 import type { Mailer } from '../mailer';
 import { writeRecipients } from './recipients';
 
@@ -136,20 +136,9 @@ export function extendMailings(entities: EntityRegistry, mailer: () => Mailer): 
       if (has(row.scheduled_date)) await schedule(row, sc.entities);
     },
   });
+  // One default per component type: a new default takes the place of the old one.
+  entities.extend('MailingComponent', singleDefault('MailingComponent', 'component_type'));
   entities.extend('MailingComponent', {
-    // One default per component type: a new default takes the place of the old one.
-    async afterSave(row, sc) {
-      if (!row.is_default) return;
-      const others = await sc.entities.get('MailingComponent', {
-        where: [
-          { path: 'component_type', op: '=', value: row.component_type },
-          { path: 'is_default', op: '=', value: true },
-          { path: 'id', op: '<>', value: row.id },
-        ],
-        select: ['id'],
-      });
-      for (const other of others) await sc.entities.save('MailingComponent', { id: other.id, is_default: false });
-    },
     beforeGet(params, { api }) {
       if (api !== 3) return undefined;
       // 4.6.0: active components only, unless is_active is given; NULL asks for all.

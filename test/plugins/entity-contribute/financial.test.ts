@@ -79,6 +79,29 @@ describe('entity-contribute: financial entities over HTTP', function () {
     expect(refused).to.include({ is_error: 1 });
   });
 
+  it('FinancialAccount: a new default takes the place of the old one of its account type only', async () => {
+    const defaults = async () =>
+      (
+        await crm.api4(admin, 'FinancialAccount', 'get', {
+          select: ['name', 'financial_account_type_id:name'],
+          where: [['is_default', '=', true]],
+          orderBy: { id: 'ASC' },
+        })
+      ).values.map((row: Row) => `${String(row['financial_account_type_id:name'])}: ${String(row.name)}`);
+    const before = await defaults();
+    const made = await crm.api4(admin, 'FinancialAccount', 'create', {
+      values: { name: 'Main Bank', financial_account_type_id: 1, is_default: true },
+    });
+    expect(made, JSON.stringify(made)).to.not.have.property('error_message');
+    const after = await defaults();
+    expect(after).to.include('Asset: Main Bank');
+    expect(after.filter((line: string) => line.startsWith('Asset: '))).to.deep.equal(['Asset: Main Bank']);
+    // Defaults of the other account types stay as they were.
+    expect(after.filter((line: string) => !line.startsWith('Asset: '))).to.deep.equal(
+      before.filter((line: string) => !line.startsWith('Asset: ')),
+    );
+  });
+
   it('LineItem, FinancialTrxn, EntityFinancialTrxn: create, get with a join, update, delete, getfields', async () => {
     const contribution = await crm.api3(admin, 'Contribution', 'create', {
       contact_id: ann,
