@@ -7,6 +7,7 @@
 import type { ActionListing } from '../../kernel';
 import type { EntityRegistry } from '../entity-core';
 import { rowSchema, toOpenApiSchema, type Schema } from './schema';
+import { api4RequestBody, CSV_CONTENT } from './api4-request';
 
 export interface OpenApiSources {
   title: string;
@@ -85,11 +86,12 @@ export function buildOpenApi(src: OpenApiSources): Record<string, unknown> {
   };
   // One success response per entity with rows, one for every other action.
   const responses: Record<string, Schema> = {};
-  const resultResponse = (entity: string | undefined): string => {
-    const name = entity ? `Api4Rows.${entity}` : 'Api4Result';
+  const resultResponse = (entity: string | undefined, csv = false): string => {
+    const name = entity ? `Api4Rows.${entity}${csv ? '.csv' : ''}` : 'Api4Result';
     responses[name] ??= {
-      description: entity ? `${entity} records` : 'The result',
+      description: entity ? `${entity} records${csv ? ' (as CSV with format=csv)' : ''}` : 'The result',
       content: {
+        ...(csv ? CSV_CONTENT : {}),
         'application/json': {
           schema: {
             type: 'object',
@@ -110,6 +112,7 @@ export function buildOpenApi(src: OpenApiSources): Record<string, unknown> {
   for (const action of v4) {
     const hasRow = entityNames.has(action.entity) && ROW_ACTIONS.has(action.action);
     const params = paramsFor(action, hasRow);
+    const csv = hasRow && action.action === 'get';
     paths[`/crm/ajax/api4/${action.entity}/${action.action}`] = {
       post: {
         operationId: `api4.${action.entity}.${action.action}`,
@@ -119,17 +122,9 @@ export function buildOpenApi(src: OpenApiSources): Record<string, unknown> {
           `Permission: ${typeof action.permission === 'function' ? 'depends on the params' : JSON.stringify(action.permission)}. ` +
           `Plugin: ${action.plugin}.`,
         parameters: [{ $ref: '#/components/parameters/XRequestedWith' }],
-        requestBody: {
-          required: false,
-          content: {
-            'application/x-www-form-urlencoded': {
-              schema: { type: 'object', properties: { params }, additionalProperties: false },
-              encoding: { params: { contentType: 'application/json' } },
-            },
-          },
-        },
+        requestBody: api4RequestBody(params, csv),
         responses: {
-          '200': { $ref: `#/components/responses/${resultResponse(hasRow ? action.entity : undefined)}` },
+          '200': { $ref: `#/components/responses/${resultResponse(hasRow ? action.entity : undefined, csv)}` },
           ...errorRefs,
         },
       },

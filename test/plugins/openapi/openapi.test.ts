@@ -11,10 +11,17 @@ import { bootTestKernel, principalWith, type TestKernel } from '../../../host/te
 import { toOpenApiSchema } from '../../../plugins/openapi';
 import { loginAgent, seedWebUsers } from '../../support/web';
 
+type FormBody = {
+  content: Record<string, { schema: { properties: Record<string, { enum?: unknown[] }> } }>;
+};
 type Doc = {
   openapi: string;
-  paths: Record<string, { post: { requestBody?: unknown; responses: Record<string, { $ref?: string }> } }>;
-  components: { schemas: Record<string, object>; responses: Record<string, unknown>; securitySchemes: object };
+  paths: Record<string, { post: { requestBody: FormBody; responses: Record<string, { $ref?: string }> } }>;
+  components: {
+    schemas: Record<string, object>;
+    responses: Record<string, { content: object }>;
+    securitySchemes: object;
+  };
 };
 
 describe('openapi', function () {
@@ -37,13 +44,22 @@ describe('openapi', function () {
   });
 
   it('has a path for every APIv4 action in the registry and the APIv3 end-point, with the security schemes', () => {
-    for (const a of testKernel.kernel.actions.list({ version: 4 }))
-      expect(doc.paths, `${a.entity}.${a.action}`).to.have.property(`/crm/ajax/api4/${a.entity}/${a.action}`);
+    for (const listed of testKernel.kernel.actions.list({ version: 4 }))
+      expect(doc.paths, `${listed.entity}.${listed.action}`).to.have.property(
+        `/crm/ajax/api4/${listed.entity}/${listed.action}`,
+      );
     expect(doc.paths).to.have.property('/crm/ajax/rest');
     expect(doc.components.securitySchemes).to.have.keys(['xCrmAuth', 'bearer', 'basic', 'session']);
-    expect(doc.paths['/crm/ajax/api4/Contact/get'].post.responses['200'].$ref).to.equal(
-      '#/components/responses/Api4Rows.Contact',
-    );
+    // A get answers JSON, or CSV with format=csv; other row actions JSON only; index is open to every call.
+    const get = doc.paths['/crm/ajax/api4/Contact/get'].post;
+    const create = doc.paths['/crm/ajax/api4/Contact/create'].post;
+    expect(get.responses['200'].$ref).to.equal('#/components/responses/Api4Rows.Contact.csv');
+    expect(doc.components.responses['Api4Rows.Contact.csv'].content).to.have.keys(['application/json', 'text/csv']);
+    expect(create.responses['200'].$ref).to.equal('#/components/responses/Api4Rows.Contact');
+    const form = (op: typeof get) => op.requestBody.content['application/x-www-form-urlencoded'].schema.properties;
+    expect(form(get)).to.have.keys(['params', 'index', 'format']);
+    expect(form(get).format.enum).to.deep.equal(['json', 'csv']);
+    expect(form(create)).to.have.keys(['params', 'index']);
     expect(doc.paths['/crm/ajax/api4/Contact/get'].post.responses['403'].$ref).to.equal(
       '#/components/responses/Api4Error403',
     );
