@@ -8,7 +8,8 @@ import type { Logger } from '../../kernel';
 import { KernelError, type Cradle, type Principal } from '../../kernel';
 import { checkDepth, limitExceeded, type RouteDefinition } from '../../host';
 import { envelope, errorBody, formatOf, MESSAGES, renderError, sendCsv, sendJson, WireError } from './answers';
-import { keysetOrder, streamGet } from './streamed-get';
+import { streamGet } from './streamed-get';
+import { keysetOf } from './keyset';
 import { decode, indexOf, input, paramsOf } from './request';
 import { applyIndex, indexFields } from '../api4';
 import type { Api4Result, Api4Service } from '../api4';
@@ -188,9 +189,9 @@ function handleSingle(binding: RestApi4Binding, ctx: Context, scope: AwilixConta
       });
     checkCall(ctx, scope, entity, action, params);
     // A get without a limit is read in keyset pages and, past one page, written as it is read.
-    const order =
-      action === 'get' && index === undefined ? keysetOrder(ctx, scope, principal, entity, params) : undefined;
-    if (order) return streamGet({ ctx, scope, principal, entity, params, format, order, binding });
+    const keyset =
+      action === 'get' && index === undefined ? await keysetOf(ctx, scope, principal, entity, params) : undefined;
+    if (keyset) return streamGet({ ctx, scope, principal, entity, params, format, keyset, binding });
     const out = await execute(ctx, scope, principal, entity, action, params, index);
     if (format === 'csv') sendCsv(ctx, String(out.entity), out.values as unknown[], params.select);
     else sendJson(ctx, 200, out);

@@ -1,10 +1,10 @@
 /**
  * An APIv4 `get` without a limit, answered page by page (issue 18): the rows are read through the api4
- * `get` itself (its select, where, joins, suffixes, chains and row access) in keyset pages, `id > last`
- * (or `id < last` for `orderBy: {id: 'DESC'}`), and each page is written before the next is read, so the
+ * `get` itself (its select, where, joins, suffixes, chains and row access) in keyset pages (keyset.ts: by id,
+ * or by the one field sorted on, then id), and each page is written before the next is read, so the
  * server holds one page whatever the total. The rows and their order are the buffered answer's: a read is
- * always ordered by id after the caller's sort (entity-core's plain query appends `t.id`), so a walk in id
- * order is that order. A result that fits in the first page is answered as one body, as before.
+ * always ordered by id after the caller's sort (entity-core's plain query appends `t.id`), so a walk in that
+ * order is the buffered order. A result that fits in the first page is answered as one body, as before.
  *
  * JSON is the buffered envelope byte for byte: `{"values":[` the rows `],"entity":…,"count":N,…}`, `count`
  * and `countFetched` after the rows (where `JSON.stringify` puts them too). A failure before the first
@@ -14,48 +14,15 @@
 import type { ServerResponse } from 'node:http';
 import type { AwilixContainer } from 'awilix';
 import type { Context } from 'koa';
-import { holds, isKernelError, KernelError, type Cradle, type Principal } from '../../kernel';
+import { isKernelError, KernelError, type Cradle, type Principal } from '../../kernel';
+import { nextPhase, pageCondition, stateAfter, type Keyset, type WalkState } from './keyset';
 import { csvLine, type Api4Result, type Api4Service } from '../api4';
 import { csvColumns, envelope, sendCsv, sendJson, type Format } from './answers';
 import type { RestApi4Binding } from './routes';
 
 type Obj = Record<string, unknown>;
-type Order = 'ASC' | 'DESC';
 
 export const DEFAULT_PAGE_SIZE = 5000;
-
-/** Params whose reads are not one row per id in id order: such a get keeps the one-call path. */
-const UNPAGED = ['groupBy', 'having', 'join'];
-
-/**
- * The keyset order of a get that may be streamed, or undefined: no limit (`limit` absent or 0), no index,
- * no grouping or explicit join (rows per id), no `row_count` or aggregate in the select, sorted by nothing
- * or by `id` alone, the generic api4 get, and a caller with `administer CRM` (every other caller's read is
- * bounded by `limits.rowsPerRead` and refused past it, so it keeps the one-call path, which enforces that).
- */
-export function keysetOrder(
-  ctx: Context,
-  scope: AwilixContainer<Cradle>,
-  principal: Principal,
-  entity: string,
-  params: Obj,
-): Order | undefined {
-  if (ctx.method === 'HEAD' || (params.limit !== undefined && params.limit !== 0)) return undefined;
-  if (UNPAGED.some((key) => params[key] !== undefined && params[key] !== null)) return undefined;
-  if (!holds('administer CRM', principal.permissions)) return undefined;
-  const select = params.select;
-  if (select !== undefined && !Array.isArray(select)) return undefined;
-  if (select?.some((item) => typeof item !== 'string' || item === 'row_count' || item.includes('('))) return undefined;
-  let order: Order = 'ASC';
-  if (params.orderBy !== undefined && params.orderBy !== null) {
-    const entries = typeof params.orderBy === 'object' ? Object.entries(params.orderBy as Obj) : [];
-    const dir = entries.length === 1 && entries[0][0] === 'id' ? String(entries[0][1]).toUpperCase() : '';
-    if (dir !== 'ASC' && dir !== 'DESC') return undefined;
-    order = dir;
-  }
-  const get = scope.cradle.api.actions({ version: 4, entity }).find((a) => a.action === 'get');
-  return get?.generic && get.plugin === 'api4' ? order : undefined;
-}
 
 export interface StreamRequest {
   ctx: Context;
@@ -64,7 +31,7 @@ export interface StreamRequest {
   entity: string;
   params: Obj;
   format: Format;
-  order: Order;
+  keyset: Keyset;
   binding: RestApi4Binding;
 }
 
@@ -88,22 +55,27 @@ async function put(res: ServerResponse, text: string): Promise<void> {
 }
 
 export async function streamGet(req: StreamRequest): Promise<void> {
-  const { ctx, scope, principal, entity, params, format, order } = req;
+  const { ctx, scope, principal, entity, params, format, keyset } = req;
   const size = req.binding.options.streamPageSize ?? DEFAULT_PAGE_SIZE;
   const svc = scope.cradle.api4 as Api4Service;
-  // The walk needs each row's id; a select without it fetches it (after the caller's fields) and drops it,
-  // unless a chain is given, with which the buffered get returns it too.
+  // The walk needs each row's id and sort value; a select without them fetches them (after the caller's
+  // fields) and drops them, except an id with a chain, with which the buffered get returns it too.
   const select = params.select as string[] | undefined;
-  const dropId = !!select?.length && !select.includes('id') && !select.includes('*') && !params.chain;
-  const pageParams = { ...params, ...(dropId ? { select: [...select!, 'id'] } : {}), limit: size };
-  const read = (extra: Obj) =>
+  const lacks = (field: string) => !!select?.length && !select.includes(field) && !select.includes('*');
+  const added = [...new Set([keyset.field, 'id'])].filter((field) => lacks(field) && !(field === 'id' && params.chain));
+  const pageParams = { ...params, ...(added.length ? { select: [...select!, ...added] } : {}), limit: size };
+  const read = async (extra: Obj) =>
     svc.call({ entity, action: 'get', params: { ...pageParams, ...extra, checkPermissions: true }, principal, scope });
+  const drop = (page: Obj[]) => {
+    if (added.length) for (const row of page) for (const field of added) delete row[field];
+  };
   const first = await read({});
   const rows = first.values as Obj[];
   // Only secret fields selected: the buffered get reads nothing (no row at all), so it answers this one.
-  if (dropId && rows.length && Object.keys(rows[0]).length === 1) return whole(req, { ...first, values: [] }, []);
-  let last = Number(rows[rows.length - 1]?.id);
-  if (dropId) for (const row of rows) delete row.id;
+  if (added.length && rows.length && Object.keys(rows[0]).length === added.length)
+    return whole(req, { ...first, values: [] }, []);
+  let state: WalkState | undefined = rows.length ? stateAfter(keyset, rows[rows.length - 1]) : undefined;
+  drop(rows);
   if (rows.length < size) return whole(req, first, rows);
   const res = ctx.res;
   ctx.respond = false;
@@ -122,12 +94,12 @@ export async function streamGet(req: StreamRequest): Promise<void> {
   const where = Array.isArray(params.where) ? params.where : [];
   try {
     await put(res, render(rows, true));
-    for (let page = rows; page.length === size;) {
-      const next = await read({ offset: 0, where: [...where, ['id', order === 'ASC' ? '>' : '<', last]] });
-      page = next.values as Obj[];
-      if (!page.length) break;
-      last = Number(page[page.length - 1].id);
-      if (dropId) for (const row of page) delete row.id;
+    while (state) {
+      const page = (await read({ offset: 0, where: [...where, pageCondition(keyset, state)] })).values as Obj[];
+      // A short page ends its phase: the NULLs of a field sort come after its values (or before, descending).
+      state = page.length === size ? stateAfter(keyset, page[page.length - 1]) : nextPhase(keyset, state);
+      if (!page.length) continue;
+      drop(page);
       count += page.length;
       await put(res, render(page, false));
     }

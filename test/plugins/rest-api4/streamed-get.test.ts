@@ -32,6 +32,9 @@ describe('rest-api4: a get without a limit, streamed', () => {
     }
     for (let i = 0; i < 5; i++)
       await post(admin, 'Email/create', { values: { contact_id: mine.contactId, email: `mine${i}@example.org` } });
+    // Contacts without a last name: a walk sorted by it meets NULLs (after the values ascending, before descending).
+    for (const name of ['Org A', 'Org B', 'Org C'])
+      await post(admin, 'Contact/create', { values: { contact_type: 'Organization', organization_name: name } });
   });
   after(async () => k?.t.close());
 
@@ -40,6 +43,12 @@ describe('rest-api4: a get without a limit, streamed', () => {
     ['limit 0, a select without id', { select: ['first_name', 'email_primary.email'], limit: 0 }],
     ['id descending, an offset', { select: ['id', 'display_name'], orderBy: { id: 'DESC' }, offset: 3 }],
     ['a suffix and a where', { select: ['contact_type:label', 'last_name'], where: [['last_name', '=', 'Streamed1']] }],
+    [
+      'sorted by a field with ties and NULLs',
+      { select: ['id', 'first_name', 'last_name'], orderBy: { last_name: 'ASC' } },
+    ],
+    ['sorted descending by a field not selected', { select: ['first_name'], orderBy: { last_name: 'DESC' } }],
+    ['sorted by a field, a where', { orderBy: { first_name: 'DESC' }, where: [['contact_type', '=', 'Individual']] }],
     [
       'a chain',
       {
@@ -61,6 +70,18 @@ describe('rest-api4: a get without a limit, streamed', () => {
       expect(paged.text).to.equal(whole.text);
       expect(paged.body).to.include({ count: whole.body.values.length, countFetched: whole.body.values.length });
     });
+
+  it('walks an Integer sort with ties (emails by contact, descending) and keeps the one-call path for a timestamp', async () => {
+    const byContact = { select: ['email'], orderBy: { contact_id: 'DESC' } };
+    const paged = await post(admin, 'Email/get', byContact);
+    expect(streamed(paged), 'streamed').to.equal(true);
+    expect(paged.text).to.equal((await buffered(admin, 'Email/get', byContact)).text);
+    // A timestamp read back loses its fraction of a second: no walk can compare it, so the answer is one body.
+    const byDate = { select: ['id'], orderBy: { created_date: 'ASC' } };
+    const whole = await post(admin, 'Contact/get', byDate);
+    expect(streamed(whole)).to.equal(false);
+    expect(whole.body.values.length).to.be.greaterThan(2);
+  });
 
   it('answers a result that fits in one page as one body, as before', async () => {
     const params = { select: ['first_name'], where: [['first_name', '=', 'Ann']] };
