@@ -22,6 +22,8 @@ export async function firstRun(
   baseUrl: string,
   write: (text: string) => void,
 ): Promise<FirstRunResult | null> {
+  // Once a user exists a start needs one read; the check under the lock below is the one that decides.
+  if ((await store.countUsers(db)) > 0) return null;
   const result = await db.transaction(async (trx) => {
     await trx.raw("select pg_advisory_xact_lock(hashtext('crm.users.first-run'))");
     if ((await store.countUsers(trx)) > 0) return null;

@@ -62,12 +62,15 @@ export class Keyring {
 
   /** Loads configured secrets, generating (once, shared through the database) those not configured. */
   async load(db: Knex): Promise<void> {
-    this.site = this.opts.siteKey ?? (await stored(db, 'site_key', () => randomToken(24)));
-    this.session = this.opts.sessionSecret ?? (await stored(db, 'session_secret', () => randomToken(32)));
     const configured = this.opts.signingKeys ?? [];
-    const keys = configured.length
-      ? configured
-      : [{ secret: await stored(db, 'jwt_signing_key', () => randomToken(32)) }];
+    const found = await storedSecrets(db, {
+      ...(this.opts.siteKey == null ? { site_key: () => randomToken(24) } : {}),
+      ...(this.opts.sessionSecret == null ? { session_secret: () => randomToken(32) } : {}),
+      ...(configured.length ? {} : { jwt_signing_key: () => randomToken(32) }),
+    });
+    this.site = this.opts.siteKey ?? found.site_key;
+    this.session = this.opts.sessionSecret ?? found.session_secret;
+    const keys = configured.length ? configured : [{ secret: found.jwt_signing_key }];
     this.signing = keys.map((k) => ({ kid: k.kid ?? deriveKid(k.secret), secret: new TextEncoder().encode(k.secret) }));
   }
 
@@ -94,8 +97,28 @@ export class Keyring {
   }
 }
 
-async function stored(db: Knex, name: string, make: () => string): Promise<string> {
-  await db('crm_secret').insert({ name, value: make() }).onConflict('name').ignore();
-  const row = await db('crm_secret').where({ name }).first('value');
-  return row.value;
+/**
+ * The stored secrets of these names, each made by its function (and stored, the first instance to get there
+ * winning) when missing: one read on every start after the first.
+ */
+async function storedSecrets(db: Knex, wanted: Record<string, () => string>): Promise<Record<string, string>> {
+  const names = Object.keys(wanted);
+  if (!names.length) return {};
+  const read = async () =>
+    Object.fromEntries(
+      (
+        (await db('crm_secret').whereIn('name', names).select('name', 'value')) as Array<{
+          name: string;
+          value: string;
+        }>
+      ).map((row) => [row.name, row.value]),
+    );
+  const found = await read();
+  const missing = names.filter((name) => found[name] === undefined);
+  if (!missing.length) return found;
+  await db('crm_secret')
+    .insert(missing.map((name) => ({ name, value: wanted[name]() })))
+    .onConflict('name')
+    .ignore();
+  return read();
 }
