@@ -7,6 +7,7 @@ import path from 'node:path';
 import { KernelError, type ServiceConfig } from '../kernel';
 import { compileShared, describeErrors } from '../kernel/schema';
 import { limitsSchema } from './limits';
+import { secretsSchema } from './secrets';
 
 declare module '../kernel/types' {
   /** The host's keys of the service configuration (the kernel declares the rest). */
@@ -96,28 +97,7 @@ export const configSchema = {
         connectRetryMs: { type: 'integer', minimum: 0, default: 10000 },
       },
     },
-    secrets: {
-      type: 'object',
-      additionalProperties: false,
-      default: {},
-      properties: {
-        keys: {
-          type: 'array',
-          minItems: 1,
-          description:
-            'AES-256-GCM keys for secrets at rest; the first encrypts, all decrypt (env CRM_SECRET_KEYS wins)',
-          items: {
-            type: 'object',
-            additionalProperties: false,
-            required: ['kid', 'key'],
-            properties: {
-              kid: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,32}$' },
-              key: { type: 'string', description: '32 bytes, base64' },
-            },
-          },
-        },
-      },
-    },
+    secrets: secretsSchema,
     metrics: {
       type: 'object',
       additionalProperties: false,

@@ -11,6 +11,29 @@ import path from 'node:path';
 import { KernelError, type Logger } from '../kernel';
 import type { Config } from './config';
 
+/** The `secrets` key of the configuration (host/config.ts): keys for secrets at rest. */
+export const secretsSchema = {
+  type: 'object',
+  additionalProperties: false,
+  default: {},
+  properties: {
+    keys: {
+      type: 'array',
+      minItems: 1,
+      description: 'AES-256-GCM keys for secrets at rest; the first encrypts, all decrypt (env CRM_SECRET_KEYS wins)',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['kid', 'key'],
+        properties: {
+          kid: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,32}$' },
+          key: { type: 'string', description: '32 bytes, base64' },
+        },
+      },
+    },
+  },
+};
+
 const PREFIX = 'enc:v1:';
 const KID = /^[A-Za-z0-9_-]{1,32}$/;
 
