@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { KernelError } from '../../kernel';
 import type { CliCommand, CliContext } from '../../host';
 import { CLI_PRINCIPAL, type EntityRegistry, type EntityService } from '../entity-core';
-import { api4 } from '../api4';
+import { api4, walkableField, type Keyset } from '../api4';
 import { parseWhere, runExport } from './exporter';
 import { runImport } from './importer';
 import { progressReporter } from './progress';
@@ -36,6 +36,21 @@ function positive(value: unknown, flag: string, fallback: number): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new KernelError('E_INVALID_PARAMS', `${flag} must be a positive integer`);
   return n;
+}
+
+/** `--sort <field>[:desc]`: a field that can order a keyset walk (api4's `walkableField`), checked with getFields. */
+async function sortOf(value: unknown, entity: string, scope: Parameters<typeof api4>[0]): Promise<Keyset | undefined> {
+  if (value === undefined) return undefined;
+  const [field, dir = 'asc'] = String(value).split(':');
+  const spec = /^[a-z][a-z0-9_]*$/i.test(field)
+    ? (await api4(scope, entity, 'getFields', { where: [['name', '=', field]], checkPermissions: false })).values[0]
+    : undefined;
+  if (!walkableField(spec as Record<string, unknown> | undefined) || !/^(asc|desc)$/i.test(dir))
+    throw new KernelError(
+      'E_INVALID_PARAMS',
+      `--sort ${String(value)}: give a String, Text, Integer or Date field of ${entity}, with :desc to reverse`,
+    );
+  return { field, dir: dir.toUpperCase() as Keyset['dir'] };
 }
 
 /** From the CLI's kernel (the one that runs the command, not the one that listed it). */
@@ -87,6 +102,10 @@ export function importExportCommands(config: ImportExportOptions): CliCommand[] 
       { flags: '--format <format>', description: 'csv or json', default: 'csv' },
       { flags: '-o, --output <file>', description: 'write here (default: standard output)' },
       { flags: '--page-size <n>', description: 'rows per keyset page', default: '5000' },
+      {
+        flags: '--sort <field>',
+        description: 'order by a String, Text, Integer or Date field (field:desc to reverse)',
+      },
     ],
     run: async (_args: string[], opts: Opts, cli: CliContext) => {
       const scope = cli.api.scope('cli', CLI_PRINCIPAL);
@@ -102,6 +121,7 @@ export function importExportCommands(config: ImportExportOptions): CliCommand[] 
             where: parseWhere(opts.where as string | undefined),
             format: choice(opts.format ?? 'csv', ['csv', 'json'] as const, '--format'),
             pageSize: positive(opts.pageSize, '--page-size', 5000),
+            sort: await sortOf(opts.sort, entity, scope),
           },
         );
         if (out !== process.stdout) {

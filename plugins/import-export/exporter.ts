@@ -1,12 +1,13 @@
 /**
  * `crm export`: an entity's rows through APIv4 `get` (its select, where, joins and row rules) in keyset
- * pages (`id > last` ordered by id), each page written before the next is read, so memory holds one page
- * whatever the total. CSV cells a spreadsheet would run are neutralised; JSON is one array, written as it goes.
+ * pages (api4's `keysetPages`: by id, or by one sort field then id), each page written before the next
+ * is read, so memory holds one page whatever the total. CSV cells a spreadsheet would run are
+ * neutralised; JSON is one array, written as it goes.
  */
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { KernelError } from '../../kernel';
-import { csvLine } from '../api4';
+import { csvLine, keysetPages, type Keyset } from '../api4';
 
 type Row = Record<string, unknown>;
 /** One APIv4 `get` page (the caller binds entity, principal and scope). */
@@ -17,6 +18,8 @@ export interface ExportRequest {
   where?: unknown[];
   format: 'csv' | 'json';
   pageSize: number;
+  /** The order (default: by id); a field the caller checked with `walkableField`. */
+  sort?: Keyset;
 }
 
 async function put(out: Writable, text: string): Promise<void> {
@@ -41,25 +44,25 @@ export function parseWhere(text: string | undefined): unknown[] {
 
 export async function runExport(read: PageReader, out: Writable, request: ExportRequest): Promise<number> {
   const select = request.select?.length ? request.select : ['*'];
-  const withId = select.includes('id') || select.includes('*') ? select : ['id', ...select];
-  const dropId = withId !== select;
-  let last = 0;
+  const keyset = request.sort ?? { field: 'id', dir: 'ASC' };
+  // The walk reads each row's id and sort value: fetched when the select lacks them, and left out of the file.
+  const added = select.includes('*') ? [] : [...new Set(['id', keyset.field])].filter((f) => !select.includes(f));
   let count = 0;
   let columns: string[] | undefined = select.includes('*') ? undefined : select;
   if (request.format === 'json') await put(out, '[');
   else if (columns) await put(out, csvLine(columns));
-  for (;;) {
-    const rows = await read({
-      select: withId,
-      where: [...(request.where ?? []), ['id', '>', last]],
-      orderBy: { id: 'ASC' },
+  const pages = keysetPages(keyset, request.pageSize, (after) =>
+    read({
+      select: [...select, ...added],
+      where: [...(request.where ?? []), ...(after ? [after] : [])],
+      orderBy: { [keyset.field]: keyset.dir },
       limit: request.pageSize,
-    });
-    if (!rows.length) break;
+    }),
+  );
+  for await (const rows of pages) {
     let text = '';
     for (const row of rows) {
-      last = Number(row.id);
-      if (dropId) delete row.id;
+      for (const field of added) delete row[field];
       if (request.format === 'json') text += (count ? ',\n' : '\n') + JSON.stringify(row);
       else {
         if (!columns) {
@@ -71,7 +74,6 @@ export async function runExport(read: PageReader, out: Writable, request: Export
       count += 1;
     }
     await put(out, text);
-    if (rows.length < request.pageSize) break;
   }
   if (request.format === 'json') await put(out, count ? '\n]\n' : ']\n');
   return count;

@@ -15,8 +15,7 @@ import type { ServerResponse } from 'node:http';
 import type { AwilixContainer } from 'awilix';
 import type { Context } from 'koa';
 import { isKernelError, KernelError, type Cradle, type Principal } from '../../kernel';
-import { nextPhase, pageCondition, stateAfter, type Keyset, type WalkState } from './keyset';
-import { csvLine, type Api4Result, type Api4Service } from '../api4';
+import { csvLine, keysetPages, type Api4Result, type Api4Service, type Keyset } from '../api4';
 import { csvColumns, envelope, sendCsv, sendJson, type Format } from './answers';
 import type { RestApi4Binding } from './routes';
 
@@ -69,20 +68,27 @@ export async function streamGet(req: StreamRequest): Promise<void> {
   const drop = (page: Obj[]) => {
     if (added.length) for (const row of page) for (const field of added) delete row[field];
   };
-  const first = await read({});
-  const rows = first.values as Obj[];
+  const where = Array.isArray(params.where) ? params.where : [];
+  let first: Api4Result | undefined;
+  const pages = keysetPages(keyset, size, async (after) => {
+    const result = await read(after ? { offset: 0, where: [...where, after] } : {});
+    first ??= result;
+    return result.values as Obj[];
+  });
+  const head = await pages.next();
+  const rows = head.done ? [] : head.value;
+  const result = first as Api4Result; // the first read's, whatever it held
   // Only secret fields selected: the buffered get reads nothing (no row at all), so it answers this one.
   if (added.length && rows.length && Object.keys(rows[0]).length === added.length)
-    return whole(req, { ...first, values: [] }, []);
-  let state: WalkState | undefined = rows.length ? stateAfter(keyset, rows[rows.length - 1]) : undefined;
+    return whole(req, { ...result, values: [] }, []);
   drop(rows);
-  if (rows.length < size) return whole(req, first, rows);
+  if (rows.length < size) return whole(req, result, rows);
   const res = ctx.res;
   ctx.respond = false;
   ctx.status = 200;
   res.statusCode = 200;
   res.setHeader('Content-Type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8');
-  if (format === 'csv') res.setHeader('Content-Disposition', `attachment; filename="${first.entity}.csv"`);
+  if (format === 'csv') res.setHeader('Content-Disposition', `attachment; filename="${result.entity}.csv"`);
   const columns = csvColumns(rows, select);
   const render = (page: Obj[], start: boolean): string => {
     if (format === 'json') return (start ? '{"values":[' : ',') + JSON.stringify(page).slice(1, -1);
@@ -91,21 +97,16 @@ export async function streamGet(req: StreamRequest): Promise<void> {
     return text;
   };
   let count = rows.length;
-  const where = Array.isArray(params.where) ? params.where : [];
   try {
     await put(res, render(rows, true));
-    while (state) {
-      const page = (await read({ offset: 0, where: [...where, pageCondition(keyset, state)] })).values as Obj[];
-      // A short page ends its phase: the NULLs of a field sort come after its values (or before, descending).
-      state = page.length === size ? stateAfter(keyset, page[page.length - 1]) : nextPhase(keyset, state);
-      if (!page.length) continue;
+    for await (const page of pages) {
       drop(page);
       count += page.length;
       await put(res, render(page, false));
     }
     // The envelope after its `values`: rendered with `values: 0`, less its first 12 characters `{"values":0,`.
     if (format === 'json')
-      await put(res, '],' + JSON.stringify(envelope({ ...first, count, countFetched: count }, 0)).slice(12));
+      await put(res, '],' + JSON.stringify(envelope({ ...result, count, countFetched: count }, 0)).slice(12));
     res.end();
   } catch (err) {
     stopped(req, err, count);
