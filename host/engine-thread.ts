@@ -18,7 +18,7 @@ export type EngineHandle = Pick<
 >;
 
 /** The worker script, in bin/ beside `crm.mjs`. */
-export function engineWorkerScript(): string {
+function engineWorkerScript(): string {
   return path.join(projectRoot(), 'bin', 'pglite-worker.mjs');
 }
 

@@ -6,7 +6,7 @@ import type { Api4Result, Api4Service } from './types';
 export * from './types';
 export { applyIndex, indexFields } from './rows';
 export { csvLine, neutralise } from './csv-cells';
-export { keysetPages, walkableField, type Keyset, type SortDir } from './keyset-walk';
+export { keysetPages, walkableSort, type Keyset, type SortDir } from './keyset-walk';
 
 /** Thrown by {@link api4} when a call fails: the KernelError's code, message, status and details. */
 export class Api4CallError extends KernelError {

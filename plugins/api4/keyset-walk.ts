@@ -20,8 +20,17 @@ export interface Keyset {
  */
 const WALKABLE = new Set(['String', 'Text', 'Integer', 'Date']);
 
-/** Whether a field, as APIv4 `getFields` describes it, can order a walk: a plain column of a walkable type. */
-export function walkableField(spec: Row | undefined): boolean {
+/**
+ * Whether `field` can order a walk: a plain field name (no path, no suffix) that `getFields` (the caller's
+ * APIv4 call, with its own principal) describes as a column of a walkable type.
+ */
+export async function walkableSort(
+  field: string,
+  getFields: (params: Row) => Promise<{ values: unknown[] }>,
+): Promise<boolean> {
+  if (!/^[a-z][a-z0-9_]*$/i.test(field)) return false;
+  const found = await getFields({ where: [['name', '=', field]], select: ['name', 'type', 'data_type'] });
+  const spec = found.values[0] as Row | undefined;
   return spec?.type === 'Field' && WALKABLE.has(String(spec.data_type));
 }
 

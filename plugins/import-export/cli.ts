@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { KernelError } from '../../kernel';
 import type { CliCommand, CliContext } from '../../host';
 import { CLI_PRINCIPAL, type EntityRegistry, type EntityService } from '../entity-core';
-import { api4, walkableField, type Keyset } from '../api4';
+import { api4, walkableSort, type Keyset } from '../api4';
 import { parseWhere, runExport } from './exporter';
 import { runImport } from './importer';
 import { progressReporter } from './progress';
@@ -38,14 +38,12 @@ function positive(value: unknown, flag: string, fallback: number): number {
   return n;
 }
 
-/** `--sort <field>[:desc]`: a field that can order a keyset walk (api4's `walkableField`), checked with getFields. */
+/** `--sort <field>[:desc]`: a field that can order a keyset walk (api4's `walkableSort`). */
 async function sortOf(value: unknown, entity: string, scope: Parameters<typeof api4>[0]): Promise<Keyset | undefined> {
   if (value === undefined) return undefined;
   const [field, dir = 'asc'] = String(value).split(':');
-  const spec = /^[a-z][a-z0-9_]*$/i.test(field)
-    ? (await api4(scope, entity, 'getFields', { where: [['name', '=', field]], checkPermissions: false })).values[0]
-    : undefined;
-  if (!walkableField(spec as Record<string, unknown> | undefined) || !/^(asc|desc)$/i.test(dir))
+  const getFields = (params: Opts) => api4(scope, entity, 'getFields', { ...params, checkPermissions: false });
+  if (!/^(asc|desc)$/i.test(dir) || !(await walkableSort(field, getFields)))
     throw new KernelError(
       'E_INVALID_PARAMS',
       `--sort ${String(value)}: give a String, Text, Integer or Date field of ${entity}, with :desc to reverse`,

@@ -7,7 +7,7 @@
 import type { ActionListing } from '../../kernel';
 import type { EntityRegistry } from '../entity-core';
 import { rowSchema, toOpenApiSchema, type Schema } from './schema';
-import { api4RequestBody, CSV_CONTENT } from './api4-request';
+import { API4_BODY_SCHEMAS, api4RequestBody, CSV_CONTENT } from './api4-request';
 
 export interface OpenApiSources {
   title: string;
@@ -35,6 +35,7 @@ const errorRefs = Object.fromEntries(
 
 export function buildOpenApi(src: OpenApiSources): Record<string, unknown> {
   const schemas: Record<string, Schema> = {
+    ...API4_BODY_SCHEMAS,
     Api4Error: {
       type: 'object',
       properties: {

@@ -2,7 +2,7 @@
 import type { AwilixContainer } from 'awilix';
 import type { Context } from 'koa';
 import { holds, type Cradle, type Principal } from '../../kernel';
-import { walkableField, type Api4Service, type Keyset } from '../api4';
+import { walkableSort, type Api4Service, type Keyset } from '../api4';
 
 type Obj = Record<string, unknown>;
 
@@ -37,13 +37,8 @@ export async function keysetOf(
   if (dir !== 'ASC' && dir !== 'DESC') return undefined;
   const field = entries[0][0];
   if (field === 'id') return { field, dir };
-  if (!/^[a-z][a-z0-9_]*$/i.test(field)) return undefined; // no path, no suffix
-  const spec = await (scope.cradle.api4 as Api4Service).call({
-    entity,
-    action: 'getFields',
-    params: { where: [['name', '=', field]], select: ['name', 'type', 'data_type'], checkPermissions: true },
-    principal,
-    scope,
-  });
-  return walkableField(spec.values[0] as Obj | undefined) ? { field, dir } : undefined;
+  const svc = scope.cradle.api4 as Api4Service;
+  const getFields = (fieldParams: Obj) =>
+    svc.call({ entity, action: 'getFields', params: { ...fieldParams, checkPermissions: true }, principal, scope });
+  return (await walkableSort(field, getFields)) ? { field, dir } : undefined;
 }

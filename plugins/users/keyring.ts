@@ -104,15 +104,12 @@ export class Keyring {
 async function storedSecrets(db: Knex, wanted: Record<string, () => string>): Promise<Record<string, string>> {
   const names = Object.keys(wanted);
   if (!names.length) return {};
-  const read = async () =>
-    Object.fromEntries(
-      (
-        (await db('crm_secret').whereIn('name', names).select('name', 'value')) as Array<{
-          name: string;
-          value: string;
-        }>
-      ).map((row) => [row.name, row.value]),
-    );
+  const read = async () => {
+    const rows: Array<{ name: string; value: string }> = await db('crm_secret')
+      .whereIn('name', names)
+      .select('name', 'value');
+    return Object.fromEntries(rows.map((row) => [row.name, row.value]));
+  };
   const found = await read();
   const missing = names.filter((name) => found[name] === undefined);
   if (!missing.length) return found;

@@ -12,7 +12,7 @@ import { toOpenApiSchema } from '../../../plugins/openapi';
 import { loginAgent, seedWebUsers } from '../../support/web';
 
 type FormBody = {
-  content: Record<string, { schema: { properties: Record<string, { enum?: unknown[] }> } }>;
+  content: Record<string, { schema: { properties: Record<string, { $ref?: string }> } }>;
 };
 type Doc = {
   openapi: string;
@@ -58,7 +58,8 @@ describe('openapi', function () {
     expect(create.responses['200'].$ref).to.equal('#/components/responses/Api4Rows.Contact');
     const form = (op: typeof get) => op.requestBody.content['application/x-www-form-urlencoded'].schema.properties;
     expect(form(get)).to.have.keys(['params', 'index', 'format']);
-    expect(form(get).format.enum).to.deep.equal(['json', 'csv']);
+    expect(form(get).format.$ref).to.equal('#/components/schemas/Api4Format');
+    expect((doc.components.schemas.Api4Format as { enum: string[] }).enum).to.deep.equal(['json', 'csv']);
     expect(form(create)).to.have.keys(['params', 'index']);
     expect(doc.paths['/crm/ajax/api4/Contact/get'].post.responses['403'].$ref).to.equal(
       '#/components/responses/Api4Error403',
