@@ -130,6 +130,8 @@ function checkApplies(groups: Map<number, GroupRow>, row: Row): void {
 export function customValueLifecycle(custom: CustomData, registry: EntityRegistry, entity: string): EntityLifecycle {
   const pending = new WeakMap<SaveContext, CustomWrites>();
   return {
+    // It reads option lists and writes the record's own custom values by its id: nothing a linked record writes.
+    linkSafe: true,
     async beforeSave(values, sc) {
       const { writes, groups } = await parseCustomValues(custom, registry, sc.db, sc.params, entity);
       if (!writes.size) return;

@@ -1,17 +1,17 @@
 /**
  * Contribution behaviour: the net amount, the default line item (4.3.0; `skipLineItems=1` leaves it out, given
- * `line_items` replace it) and the transactions of its status, all in the contribution's transaction.
+ * `line_items` replace it), the transactions of its status and soft credits, in the statement that creates it.
  */
 import { KernelError } from '../../kernel';
-import { singleDefault, type EntityRegistry, type SaveContext } from '../entity-core';
-import { addDefaultLineItem, addLineItems, recordStatus } from './ledger';
+import { linkTo, singleDefault, type EntityRegistry, type SaveContext } from '../entity-core';
+import { defaultLineItem, givenLineItems, statusRecords } from './ledger';
 import { minus, toCents } from './money';
 
 type Row = Record<string, unknown>;
 const present = (value: unknown) => value !== undefined && value !== null && value !== '';
 const truthy = (value: unknown) => value === true || value === 1 || value === '1' || value === 'true';
 
-function beforeSave(values: Row, sc: SaveContext): Row {
+async function beforeSave(values: Row, sc: SaveContext, registry: EntityRegistry): Promise<Row> {
   const out: Row = { ...values };
   const total = out.total_amount ?? sc.existing?.total_amount;
   const fee = out.fee_amount ?? sc.existing?.fee_amount;
@@ -20,39 +20,43 @@ function beforeSave(values: Row, sc: SaveContext): Row {
   // The net amount is what is left of the total after the fee, unless given.
   if (!present(values.net_amount) && present(total) && (present(values.total_amount) || present(values.fee_amount)))
     out.net_amount = minus(total, present(fee) ? fee : 0);
+  if (!sc.existing) sc.createWith?.(await ledger(out, sc, registry));
   return out;
 }
 
-async function afterSave(row: Row, sc: SaveContext, registry: EntityRegistry): Promise<void> {
-  if (sc.existing) return;
-  if (present(sc.params.line_items)) await addLineItems(sc.entities, row, sc.params.line_items);
-  else if (!truthy(sc.params.skipLineItems)) await addDefaultLineItem(sc.entities, row);
-  await recordStatus(sc.entities, row, registry);
-  // 4.4.0: soft credits given with the contribution (`soft_credit`: [{contact_id, amount, soft_credit_type_id}]).
-  if (present(sc.params.soft_credit)) await addSoftCredits(sc, row);
+/**
+ * What a new contribution brings with it, written in the statement that creates it (`sc.createWith`, one round
+ * trip): its line items, the transaction of its status and the transaction's share, and (4.4.0) soft credits.
+ */
+async function ledger(values: Row, sc: SaveContext, registry: EntityRegistry) {
+  const contribution = { ...values, id: linkTo(0) };
+  const items = present(sc.params.line_items)
+    ? givenLineItems(contribution, sc.params.line_items)
+    : truthy(sc.params.skipLineItems)
+      ? []
+      : [defaultLineItem(contribution)];
+  const status = await statusRecords(sc.entities, contribution, items.length + 1, registry);
+  return [...items, ...status, ...softCredits(sc.params.soft_credit, contribution)];
 }
 
-async function addSoftCredits(sc: SaveContext, row: Row): Promise<void> {
-  const credits = sc.params.soft_credit;
-  if (!Array.isArray(credits) && (typeof credits !== 'object' || credits === null))
+/** `soft_credit`: [{contact_id, amount, soft_credit_type_id}] (4.4.0), each amount the total unless given. */
+function softCredits(credits: unknown, contribution: Row) {
+  if (!present(credits)) return [];
+  if (typeof credits !== 'object' || credits === null)
     throw new KernelError(
       'E_INVALID_PARAMS',
       'soft_credit must be a list of {contact_id, amount, soft_credit_type_id}',
     );
-  for (const credit of Object.values(credits as Row) as Row[]) {
+  return (Object.values(credits) as Row[]).map((credit) => {
     if (!credit || typeof credit !== 'object' || !present(credit.contact_id))
       throw new KernelError('E_INVALID_PARAMS', 'soft_credit: each credit needs a contact_id');
-    await sc.entities.save('ContributionSoft', {
-      amount: row.total_amount,
-      currency: row.currency,
-      ...credit,
-      contribution_id: row.id,
-    });
-  }
+    const values = { amount: contribution.total_amount, currency: contribution.currency, ...credit };
+    return { entity: 'ContributionSoft', values: { ...values, contribution_id: contribution.id } };
+  });
 }
 
 export function extendContributions(entities: EntityRegistry): void {
-  entities.extend('Contribution', { beforeSave, afterSave: (row, sc) => afterSave(row, sc, entities) });
+  entities.extend('Contribution', { beforeSave: (values, sc) => beforeSave(values, sc, entities) });
   // The deposit account is remembered (ledger.ts): an account write makes every instance forget it.
   const forget = async (_row: Row, sc: SaveContext) => entities.optionsChanged(sc.db);
   entities.extend('FinancialAccount', { afterSave: forget, afterDelete: forget });

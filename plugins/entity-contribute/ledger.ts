@@ -3,7 +3,7 @@
  * transactions its status calls for — Completed: a payment into the asset account; Pending: a receivable.
  */
 import { KernelError } from '../../kernel';
-import type { Entities, EntityRegistry } from '../entity-core';
+import { linkTo, type Entities, type EntityRegistry } from '../entity-core';
 import { fromCents, minus, times, toCents } from './money';
 
 type Row = Record<string, unknown>;
@@ -60,87 +60,129 @@ async function readDepositAccount(entities: Entities): Promise<number | null> {
   return account ? Number(account.id) : null;
 }
 
+/** A record of a linked create (entity-core's `createLinked`). */
+type Linked = { entity: string; values: Row };
+
 /** The default line item: the whole amount, once, of the contribution's financial type. */
-export async function addDefaultLineItem(entities: Entities, contribution: Row): Promise<void> {
-  await entities.save('LineItem', {
-    entity_table: 'civicrm_contribution',
-    entity_id: contribution.id,
-    contribution_id: contribution.id,
-    label: 'Contribution Amount',
-    qty: '1',
-    unit_price: contribution.total_amount,
-    line_total: contribution.total_amount,
-    financial_type_id: contribution.financial_type_id,
-    non_deductible_amount: contribution.non_deductible_amount ?? '0',
-    tax_amount: contribution.tax_amount ?? '0',
-  });
+export function defaultLineItem(contribution: Row): Linked {
+  return {
+    entity: 'LineItem',
+    values: {
+      entity_table: 'civicrm_contribution',
+      entity_id: contribution.id,
+      contribution_id: contribution.id,
+      label: 'Contribution Amount',
+      qty: '1',
+      unit_price: contribution.total_amount,
+      line_total: contribution.total_amount,
+      financial_type_id: contribution.financial_type_id,
+      non_deductible_amount: contribution.non_deductible_amount ?? '0',
+      tax_amount: contribution.tax_amount ?? '0',
+    },
+  };
 }
 
 /** Line items given by the caller (`line_items`: [{qty, unit_price, label, financial_type_id}]); they must add up. */
-export async function addLineItems(entities: Entities, contribution: Row, items: unknown): Promise<void> {
+export function givenLineItems(contribution: Row, items: unknown): Linked[] {
   if (!Array.isArray(items) || !items.length)
     throw new KernelError('E_INVALID_PARAMS', 'line_items must be a non-empty list of {qty, unit_price}');
   let total = 0n;
-  const rows: Row[] = [];
+  const records: Linked[] = [];
   for (const item of items as Row[]) {
     if (!item || typeof item !== 'object')
       throw new KernelError('E_INVALID_PARAMS', 'line_items: each item is an object');
     const lineTotal = times(item.qty ?? 1, item.unit_price);
     total += toCents(lineTotal);
-    rows.push({ ...item, qty: item.qty ?? 1, line_total: lineTotal });
+    records.push({
+      entity: 'LineItem',
+      values: {
+        label: 'Contribution Amount',
+        financial_type_id: contribution.financial_type_id,
+        ...item,
+        qty: item.qty ?? 1,
+        line_total: lineTotal,
+        entity_table: 'civicrm_contribution',
+        entity_id: contribution.id,
+        contribution_id: contribution.id,
+      },
+    });
   }
   if (total !== toCents(contribution.total_amount))
     throw new KernelError(
       'E_INVALID_PARAMS',
       `line_items add up to ${fromCents(total)}, not the total_amount ${String(contribution.total_amount)}`,
     );
-  for (const row of rows)
-    await entities.save('LineItem', {
-      label: 'Contribution Amount',
-      financial_type_id: contribution.financial_type_id,
-      ...row,
-      entity_table: 'civicrm_contribution',
-      entity_id: contribution.id,
-      contribution_id: contribution.id,
-    });
+  return records;
 }
 
-/** One transaction and its share for the contribution. */
-export async function recordTrxn(entities: Entities, contribution: Row, values: Row): Promise<Row> {
+/**
+ * One transaction and its share for the contribution, as the two records of a linked create: the share's
+ * `financial_trxn_id` is the transaction's id, `first` the transaction's position in the whole call.
+ */
+export function trxnRecords(contribution: Row, values: Row, first: number): Linked[] {
   const fee = contribution.fee_amount ?? '0';
-  const trxn = await entities.save('FinancialTrxn', {
-    total_amount: contribution.total_amount,
-    fee_amount: fee,
-    net_amount: minus(contribution.total_amount, fee),
-    currency: contribution.currency ?? 'USD',
-    trxn_id: contribution.trxn_id,
-    payment_instrument_id: contribution.payment_instrument_id,
-    check_number: contribution.check_number,
-    trxn_date: contribution.receive_date ?? new Date(),
-    ...values,
-  });
-  await entities.save('EntityFinancialTrxn', {
-    entity_table: 'civicrm_contribution',
-    entity_id: contribution.id,
-    financial_trxn_id: trxn.id,
-    amount: contribution.total_amount,
-  });
-  return trxn;
+  return [
+    {
+      entity: 'FinancialTrxn',
+      values: {
+        total_amount: contribution.total_amount,
+        fee_amount: fee,
+        net_amount: minus(contribution.total_amount, fee),
+        currency: contribution.currency ?? 'USD',
+        trxn_id: contribution.trxn_id,
+        payment_instrument_id: contribution.payment_instrument_id,
+        check_number: contribution.check_number,
+        trxn_date: contribution.receive_date ?? new Date(),
+        ...values,
+      },
+    },
+    {
+      entity: 'EntityFinancialTrxn',
+      values: {
+        entity_table: 'civicrm_contribution',
+        entity_id: contribution.id,
+        financial_trxn_id: linkTo(first),
+        amount: contribution.total_amount,
+      },
+    },
+  ];
 }
 
-/** The transactions a new contribution's status calls for (none for Cancelled, Failed…). */
-export async function recordStatus(entities: Entities, contribution: Row, registry?: EntityRegistry): Promise<void> {
+/** One transaction and its share for the contribution, in one statement. */
+export async function recordTrxn(entities: Entities, contribution: Row, values: Row): Promise<void> {
+  await entities.createLinked(trxnRecords(contribution, values, 0));
+}
+
+/**
+ * The transactions a new contribution's status calls for (none for Cancelled, Failed…), as records of a linked
+ * create where the transaction is record `first`.
+ */
+export async function statusRecords(
+  entities: Entities,
+  contribution: Row,
+  first: number,
+  registry?: EntityRegistry,
+): Promise<Linked[]> {
   const status = Number(contribution.contribution_status_id);
   if (status === STATUS.completed)
-    await recordTrxn(entities, contribution, {
-      to_financial_account_id: await depositAccount(entities, registry),
-      is_payment: true,
-      status_id: STATUS.completed,
-    });
-  else if (status === STATUS.pending)
-    await recordTrxn(entities, contribution, {
-      to_financial_account_id: await accountOf(entities, contribution.financial_type_id, RELATIONSHIP.receivable),
-      is_payment: false,
-      status_id: STATUS.pending,
-    });
+    return trxnRecords(
+      contribution,
+      {
+        to_financial_account_id: await depositAccount(entities, registry),
+        is_payment: true,
+        status_id: STATUS.completed,
+      },
+      first,
+    );
+  if (status === STATUS.pending)
+    return trxnRecords(
+      contribution,
+      {
+        to_financial_account_id: await accountOf(entities, contribution.financial_type_id, RELATIONSHIP.receivable),
+        is_payment: false,
+        status_id: STATUS.pending,
+      },
+      first,
+    );
+  return [];
 }

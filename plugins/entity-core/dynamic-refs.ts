@@ -5,6 +5,7 @@
 import type { Knex } from 'knex';
 import { KernelError } from '../../kernel';
 import type { Entities } from './entities';
+import { Link } from './link';
 import { referenceTable, type EntityRegistry } from './registry';
 import type { CompiledEntity } from './types';
 
@@ -50,7 +51,8 @@ export async function checkDynamicReferences(
     const target = typeof table === 'string' ? registry.byTable(table) : undefined;
     if (!target || (ref.entities && !ref.entities.includes(target.name)))
       throw invalidReference(`'${String(table)}' is not a valid value for ${ref.tableField}`, ref.tableField);
-    if (created.get(db)?.get(target.table)?.has(Number(id))) continue;
+    // A linked create's id of a record made in the same statement, or a row this transaction made: no look-up.
+    if (id instanceof Link || created.get(db)?.get(target.table)?.has(Number(id))) continue;
     const found = await db(target.table).where('id', Number(id)).first('id');
     if (!found) throw invalidReference(`${target.name} id ${String(id)} not found (${field.name})`, field.name);
   }

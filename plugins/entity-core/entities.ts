@@ -2,6 +2,7 @@
 import { KernelError } from '../../kernel';
 import { present, type EntityService, type EntitySession } from './service';
 import type { Condition, Query } from './conditions';
+import { createLinked } from './save-linked';
 import type { CompiledEntity, FieldDef } from './types';
 
 type Row = Record<string, unknown>;
@@ -24,6 +25,11 @@ export interface Entities {
   /** Creates many records in a few statements (same rules as `save` without an id); stored rows in order. */
   saveMany(entity: string, records: Row[]): Promise<Row[]>;
   delete(entity: string, id: number): Promise<void>;
+  /**
+   * Creates records of several entities in one statement; a value `linkTo(i)` stands for the id of the call's
+   * record i (an earlier one). Same rules as `save` without an id; the stored rows, in order (save-linked.ts).
+   */
+  createLinked(records: Array<{ entity: string; values: Row }>): Promise<Row[]>;
 }
 
 /** `{field: value}` → equalities (null → IS NULL); a list is taken as store conditions. */
@@ -81,6 +87,16 @@ export function bindEntities(service: EntityService, session: EntitySession): En
         { params: records },
       );
     },
+    createLinked: (records) =>
+      createLinked(
+        service,
+        session,
+        records.map(({ entity: name, values }) => ({
+          entity: entityOf(name),
+          values: writable(entityOf(name), values),
+          params: values,
+        })),
+      ),
     delete: async (name, id) => {
       const entity = entityOf(name);
       const row = await service.byId(session, entity, id);
@@ -91,7 +107,7 @@ export function bindEntities(service: EntityService, session: EntitySession): En
 }
 
 /** The keys of a record that are writable fields of the entity (the rest reach the hooks as params). */
-function writable(entity: CompiledEntity, input: Row): Row {
+export function writable(entity: CompiledEntity, input: Row): Row {
   const values: Row = {};
   for (const [key, value] of Object.entries(input)) {
     const field = entity.lookup.get(key);

@@ -35,5 +35,6 @@ export { allOf, referencedRowAccess, RowAccessControl } from './row-access';
 export { apiCliCommand, CLI_PRINCIPAL } from './cli';
 export { EntityService, type EntitySession, type SaveErrors, type SaveOptions, type BatchOptions } from './service';
 export type { Entities, EntityQuery } from './entities';
+export { linkTo } from './link';
 export { flagField, idField, textField } from './field-builders';
 export { singleDefault } from './single-default';

@@ -6,6 +6,7 @@
 import { sqlDuring } from '../../host';
 import { saveCollections } from './collections';
 import { rememberCreated } from './dynamic-refs';
+import { writeQueued } from './save-linked';
 import type { EntityService, BatchOptions, EntitySession } from './service';
 import { initialValues } from './service';
 import { changesTable } from './write-values';
@@ -52,8 +53,11 @@ export async function createMany(
     entity.table,
     stored.map((row) => Number(row.id)),
   );
-  for (const [i, row] of stored.entries())
+  for (const [i, row] of stored.entries()) {
     if (collections[i].size) await saveCollections(session.db, service.registry, Number(row.id), collections[i]);
+    // What a hook queued with sc.createWith (a contribution's ledger): after its row, one statement each.
+    await writeQueued(service, session, contexts[i], Number(row.id));
+  }
   if (!entity.lifecycle.some((l) => l.afterSave || l.afterSaveMany)) return stored;
   const sent = await sqlDuring(session.db, async () => {
     for (const lifecycle of entity.lifecycle) {

@@ -18,6 +18,8 @@ import { bindEntities, type Entities } from './entities';
 import { cascadeDynamicReferences, checkDynamicReferences, rememberCreated } from './dynamic-refs';
 import { saveCollections, takeCollections } from './collections';
 import { createMany } from './save-many';
+import { insertNew, queueWith } from './save-linked';
+import { Link } from './link';
 import { present, type BatchOptions, type EntitySession, type SaveErrors, type SaveOptions } from './session';
 
 type Row = Record<string, unknown>;
@@ -118,13 +120,10 @@ export class EntityService {
 
   /** The lifecycle context of a write: the other entities through this service, trusted, same transaction. */
   saveContext(session: EntitySession, params: Row, existing: Row | null): SaveContext {
-    return {
-      db: session.db,
-      principal: session.principal,
-      params,
-      existing,
-      entities: this.bind({ ...session, trusted: true }),
-    };
+    const entities = this.bind({ ...session, trusted: true });
+    const sc: SaveContext = { db: session.db, principal: session.principal, params, existing, entities };
+    if (!existing) sc.createWith = (records) => queueWith(this, sc, records);
+    return sc;
   }
 
   /**
@@ -142,7 +141,7 @@ export class EntityService {
     const collections = await this.readyToWrite(session, entity, values, existing, options.errors);
     const row = existing
       ? (await this.store.updateRow(session.db, entity, Number(existing.id), values))!
-      : await this.store.insertRow(session.db, entity, values);
+      : await insertNew(this, session, entity, values, sc);
     if (!existing) rememberCreated(session.db, entity.table, [Number(row.id)]);
     await saveCollections(session.db, this.registry, Number(row.id), collections);
     if (!entity.lifecycle.some((l) => l.afterSave)) return row;
@@ -178,6 +177,7 @@ export class EntityService {
         value !== null &&
         typeof value === 'object' &&
         !(value instanceof Date) &&
+        !(value instanceof Link) &&
         !entity.byName.get(name)?.serialize
       )
         values[name] = JSON.stringify(value);

@@ -221,7 +221,7 @@ export class EntityStore {
   }
 
   /** The RETURNING list of a write (the columns {@link byId} selects, from metadata) and its row mapping. */
-  private returning(entity: CompiledEntity): Returning {
+  returning(entity: CompiledEntity): Returning {
     let returning = this.returns.get(entity);
     if (!returning) {
       const fields = this.defaultSelect(entity).map((name) => entity.byName.get(name)!);

@@ -125,6 +125,12 @@ export interface SaveContext {
   existing: Record<string, unknown> | null;
   /** The other entities through the entity service: same transaction, trusted (no row access, no join checks). */
   entities: import('./entities').Entities;
+  /**
+   * On a create only: records to write in the same statement as the new row (one round trip; save-linked.ts),
+   * where `linkTo(0)` is the new row's id and `linkTo(i)` the i-th record queued (from 1). Their lifecycle
+   * runs as in `entities.createLinked`; they are trusted, like `entities`.
+   */
+  createWith?(records: Array<{ entity: string; values: Record<string, unknown> }>): void;
 }
 
 /** A batch of creates ({@link EntityLifecycle.beforeSaveMany}): one transaction, each row's params in order. */
@@ -142,6 +148,11 @@ export interface EntityLifecycle {
     ctx: SaveContext,
   ): Promise<Record<string, unknown> | void> | Record<string, unknown> | void;
   afterSave?(row: Record<string, unknown>, ctx: SaveContext): Promise<void> | void;
+  /**
+   * Its beforeSave and afterSave read no rows that another record of a linked create writes (save-linked.ts),
+   * so its entity's records may share that statement; without it they are written one by one, in order.
+   */
+  linkSafe?: boolean;
   /**
    * A batch of creates (`saveMany`) runs these instead of beforeSave/afterSave when a tap has them: the same
    * rules for N new rows in a few queries. A tap without them gets its per-row hooks, row by row.

@@ -41,5 +41,9 @@ export function mandatory(fields: string[], entity: CompiledEntity): KernelError
  */
 export function changesTable(sent: string[], table: string): boolean {
   const own = new RegExp(`^\\s*update\\s+"?${table}"?[\\s"]`, 'i');
-  return sent.some((sql) => own.test(sql) || !/^\s*(insert|select|delete|update)\b/i.test(sql));
+  // A WITH statement (a linked create's inserts) changes the table only where one of its parts updates it.
+  const within = new RegExp(`\\bupdate\\s+"?${table}"?[\\s"]`, 'i');
+  return sent.some((sql) =>
+    /^\s*with\b/i.test(sql) ? within.test(sql) : own.test(sql) || !/^\s*(insert|select|delete|update)\b/i.test(sql),
+  );
 }
