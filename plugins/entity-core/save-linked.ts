@@ -21,6 +21,12 @@ import { toDb } from './values';
 
 type Row = Record<string, unknown>;
 
+/**
+ * Records per linked statement at most: a contribution with a thousand line items is a thousand CTEs and
+ * ~10,000 bound parameters (PostgreSQL takes 65,535), so beyond this they are written one by one instead.
+ */
+export const MAX_LINKED = 100;
+
 /** One record of a linked create: its entity, the values to store, and the params its hooks see. */
 export interface LinkedStep {
   entity: CompiledEntity;
@@ -38,7 +44,7 @@ export async function createLinked(
   steps: LinkedStep[],
 ): Promise<Row[]> {
   steps.forEach((step, i) => checkLinks(step.values, i));
-  if (!service.isTrusted(session) || !steps.every((step, i) => linkable(step.entity, i)))
+  if (!service.isTrusted(session) || steps.length > MAX_LINKED || !steps.every((step, i) => linkable(step.entity, i)))
     return saveInTurn(service, session, steps);
   const ready: Prepared[] = [];
   for (const step of steps) ready.push(await prepare(service, session, step));
@@ -74,7 +80,7 @@ export async function insertNew(
   const more = queued.get(sc);
   if (!more?.length) return service.store.insertRow(session.db, entity, values);
   more.forEach((step, i) => checkLinks(step.values, i + 1));
-  if (!more.every((step) => linkable(step.entity, 1))) {
+  if (more.length >= MAX_LINKED || !more.every((step) => linkable(step.entity, 1))) {
     const row = await service.store.insertRow(session.db, entity, values);
     rememberCreated(session.db, entity.table, [Number(row.id)]);
     await writeQueued(service, session, sc, Number(row.id));

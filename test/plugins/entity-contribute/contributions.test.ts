@@ -69,6 +69,25 @@ describe('entity-contribute: Contribution over HTTP', function () {
     });
   });
 
+  it('a create with more line items than one linked statement takes (150) stores them all, one by one', async () => {
+    const items = Array.from({ length: 150 }, (_, i) => ({ qty: 1, unit_price: '0.10', label: `Item ${i}` }));
+    let made: Row = {};
+    const sqls = await sqlDuring(crm.t.kernel.db, async () => {
+      made = await crm.api3(admin, 'Contribution', 'create', {
+        contact_id: ann,
+        financial_type_id: 'Donation',
+        total_amount: '15.00',
+        line_items: items,
+      });
+    });
+    expect(made, JSON.stringify(made)).to.include({ is_error: 0 });
+    expect(sqls.filter((sql) => /^with s0/i.test(sql))).to.have.length(0);
+    const stored = await lineItems(Number(made.id));
+    expect(stored).to.have.length(150);
+    expect(stored.map((item) => item.label)).to.include.members(['Item 0', 'Item 149']);
+    expect(await trxns(Number(made.id))).to.have.length(1);
+  });
+
   it('a batch of creates (APIv4 save with records) gives each contribution its line item and payment', async () => {
     const saved = await crm.api4(admin, 'Contribution', 'save', {
       records: [
