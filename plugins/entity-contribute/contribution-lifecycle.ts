@@ -4,7 +4,7 @@
  */
 import { KernelError } from '../../kernel';
 import { linkTo, singleDefault, type EntityRegistry, type SaveContext } from '../entity-core';
-import { defaultLineItem, givenLineItems, statusRecords } from './ledger';
+import { checkFields, defaultLineItem, givenLineItems, statusRecords } from './ledger';
 import { minus, toCents } from './money';
 
 type Row = Record<string, unknown>;
@@ -31,16 +31,16 @@ async function beforeSave(values: Row, sc: SaveContext, registry: EntityRegistry
 async function ledger(values: Row, sc: SaveContext, registry: EntityRegistry) {
   const contribution = { ...values, id: linkTo(0) };
   const items = present(sc.params.line_items)
-    ? givenLineItems(contribution, sc.params.line_items)
+    ? givenLineItems(registry, contribution, sc.params.line_items)
     : truthy(sc.params.skipLineItems)
       ? []
       : [defaultLineItem(contribution)];
   const status = await statusRecords(sc.entities, contribution, items.length + 1, registry);
-  return [...items, ...status, ...softCredits(sc.params.soft_credit, contribution)];
+  return [...items, ...status, ...softCredits(registry, sc.params.soft_credit, contribution)];
 }
 
 /** `soft_credit`: [{contact_id, amount, soft_credit_type_id}] (4.4.0), each amount the total unless given. */
-function softCredits(credits: unknown, contribution: Row) {
+function softCredits(registry: EntityRegistry, credits: unknown, contribution: Row) {
   if (!present(credits)) return [];
   if (typeof credits !== 'object' || credits === null)
     throw new KernelError(
@@ -50,6 +50,7 @@ function softCredits(credits: unknown, contribution: Row) {
   return (Object.values(credits) as Row[]).map((credit) => {
     if (!credit || typeof credit !== 'object' || !present(credit.contact_id))
       throw new KernelError('E_INVALID_PARAMS', 'soft_credit: each credit needs a contact_id');
+    checkFields(registry, 'ContributionSoft', credit, 'soft_credit');
     const values = { amount: contribution.total_amount, currency: contribution.currency, ...credit };
     return { entity: 'ContributionSoft', values: { ...values, contribution_id: contribution.id } };
   });

@@ -82,8 +82,21 @@ export function defaultLineItem(contribution: Row): Linked {
   };
 }
 
+/**
+ * A record the caller gives inside a contribution (a line item, a soft credit): each key is a field of `entity`
+ * (stored) or the call is refused — never dropped in silence.
+ */
+export function checkFields(registry: EntityRegistry, entity: string, item: Row, param: string): void {
+  const fields = registry.get(entity).lookup;
+  const unknown = Object.keys(item).filter((key) => !fields.get(key));
+  if (unknown.length)
+    throw new KernelError('E_INVALID_PARAMS', `${param}: not a field of ${entity}: ${unknown.join(', ')}`, {
+      details: { error_field: param },
+    });
+}
+
 /** Line items given by the caller (`line_items`: [{qty, unit_price, label, financial_type_id}]); they must add up. */
-export function givenLineItems(contribution: Row, items: unknown): Linked[] {
+export function givenLineItems(registry: EntityRegistry, contribution: Row, items: unknown): Linked[] {
   if (!Array.isArray(items) || !items.length)
     throw new KernelError('E_INVALID_PARAMS', 'line_items must be a non-empty list of {qty, unit_price}');
   let total = 0n;
@@ -91,6 +104,7 @@ export function givenLineItems(contribution: Row, items: unknown): Linked[] {
   for (const item of items as Row[]) {
     if (!item || typeof item !== 'object')
       throw new KernelError('E_INVALID_PARAMS', 'line_items: each item is an object');
+    checkFields(registry, 'LineItem', item, 'line_items');
     const lineTotal = times(item.qty ?? 1, item.unit_price);
     total += toCents(lineTotal);
     records.push({
@@ -164,25 +178,11 @@ export async function statusRecords(
   registry?: EntityRegistry,
 ): Promise<Linked[]> {
   const status = Number(contribution.contribution_status_id);
-  if (status === STATUS.completed)
-    return trxnRecords(
-      contribution,
-      {
-        to_financial_account_id: await depositAccount(entities, registry),
-        is_payment: true,
-        status_id: STATUS.completed,
-      },
-      first,
-    );
-  if (status === STATUS.pending)
-    return trxnRecords(
-      contribution,
-      {
-        to_financial_account_id: await accountOf(entities, contribution.financial_type_id, RELATIONSHIP.receivable),
-        is_payment: false,
-        status_id: STATUS.pending,
-      },
-      first,
-    );
-  return [];
+  if (status !== STATUS.completed && status !== STATUS.pending) return [];
+  // Completed: a payment into the deposit account; Pending: a receivable of the financial type.
+  const paid = status === STATUS.completed;
+  const account = paid
+    ? await depositAccount(entities, registry)
+    : await accountOf(entities, contribution.financial_type_id, RELATIONSHIP.receivable);
+  return trxnRecords(contribution, { to_financial_account_id: account, is_payment: paid, status_id: status }, first);
 }

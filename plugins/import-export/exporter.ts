@@ -18,7 +18,7 @@ export interface ExportRequest {
   where?: unknown[];
   format: 'csv' | 'json';
   pageSize: number;
-  /** The order (default: by id); a field the caller checked with `walkableField`. */
+  /** The order (default: by id); a field the caller checked with api4's `walkableSort`. */
   sort?: Keyset;
 }
 

@@ -88,6 +88,29 @@ describe('entity-contribute: Contribution over HTTP', function () {
     expect(await trxns(Number(made.id))).to.have.length(1);
   });
 
+  it('refuses line item and soft credit keys that are not fields, and a refused soft credit leaves nothing', async () => {
+    const count = async () =>
+      (await crm.api4(admin, 'Contribution', 'get', { where: [['contact_id', '=', ann]], select: ['row_count'] }))
+        .count as number;
+    const before = await count();
+    const base = { contact_id: ann, financial_type_id: 1, total_amount: '5.00' };
+    const item = await crm.api3(admin, 'Contribution', 'create', {
+      ...base,
+      line_items: [{ qty: 1, unit_price: '5.00', colour: 'red' }],
+    });
+    expect(item).to.include({ is_error: 1, error_message: 'line_items: not a field of LineItem: colour' });
+    const credit = await crm.api3(admin, 'Contribution', 'create', {
+      ...base,
+      soft_credit: [{ contact_id: ann, note: 'x' }],
+    });
+    expect(credit).to.include({ is_error: 1, error_message: 'soft_credit: not a field of ContributionSoft: note' });
+    // A soft credit to a contact that does not exist: the database refuses the one statement, so no contribution.
+    const ghost = await crm.api3(admin, 'Contribution', 'create', { ...base, soft_credit: [{ contact_id: 99999999 }] });
+    expect(ghost.is_error, JSON.stringify(ghost)).to.equal(1);
+    expect(String(ghost.error_message)).to.match(/^DB Error/);
+    expect(await count()).to.equal(before);
+  });
+
   it('a batch of creates (APIv4 save with records) gives each contribution its line item and payment', async () => {
     const saved = await crm.api4(admin, 'Contribution', 'save', {
       records: [
