@@ -2,7 +2,8 @@
 // Start-up time: from spawning `node bin/crm.mjs serve` (what `npm start` runs, without npm's own ~0.2 s)
 // to the first 200 from /healthz, median of N runs, for an existing embedded database, a fresh data
 // folder, and PostgreSQL (DATABASE_URL or --pg <url>, a schema of its own). docs/performance.md has figures.
-//   node bench/start.mjs [--runs 5] [--pg postgres://postgres@127.0.0.1:5432/test] [--only existing,fresh,pg]
+// --npm spawns `npm start` itself (npm's own start-up included, as a deployer types it).
+//   node bench/start.mjs [--runs 5] [--pg postgres://postgres@127.0.0.1:5432/test] [--only existing,fresh,pg] [--npm]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -18,6 +19,7 @@ const arg = (name, fallback) => {
 const runs = Number(arg('runs', '5'));
 const pgUrl = arg('pg', process.env.DATABASE_URL || '');
 const only = arg('only', 'existing,fresh,pg').split(',');
+const viaNpm = process.argv.includes('--npm');
 
 const freePort = () =>
   new Promise((resolve) => {
@@ -31,8 +33,12 @@ const freePort = () =>
 async function startOnce(env) {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [path.join(root, 'bin/crm.mjs'), 'serve'], {
+  const [command, args] = viaNpm
+    ? ['npm', ['start', '--silent']]
+    : [process.execPath, [path.join(root, 'bin/crm.mjs'), 'serve']];
+  const child = spawn(command, args, {
     cwd: root,
+    detached: viaNpm, // npm's children are stopped as a process group
     env: { ...process.env, CRM_CONFIG: '', LOG_LEVEL: 'warn', PORT: String(port), ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -53,7 +59,8 @@ async function startOnce(env) {
     }
     await new Promise((r) => setTimeout(r, 20));
   }
-  child.kill('SIGTERM');
+  if (viaNpm) process.kill(-child.pid, 'SIGTERM');
+  else child.kill('SIGTERM');
   await exited;
   return ms;
 }
@@ -75,7 +82,9 @@ async function scenario(name, envFor, cleanup = () => undefined) {
   console.log(`${name.padEnd(22)} median ${secs(median(times))} s   ${spread}   (${times.map(secs).join(', ')})`);
 }
 
-console.log(`node ${process.version}, ${runs} runs each, until GET /healthz answers 200`);
+console.log(
+  `node ${process.version}, ${runs} runs each, ${viaNpm ? 'npm start' : 'node bin/crm.mjs serve'} until GET /healthz answers 200`,
+);
 if (only.includes('existing')) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'crm-start-'));
   await startOnce({ CRM_DATA_DIR: dataDir, DATABASE_URL: '' }); // create and migrate it first
