@@ -1,7 +1,9 @@
 /**
- * Rows rendered as JSON text by PostgreSQL (docs/adr/0017-rows-rendered-in-postgresql.md): each row's record
- * is built by `row_to_json` with every value already in the API's string form, so Node neither parses the
- * columns nor builds an object per row, and frames the text as it comes. Only columns whose string form
+ * Rows in their wire form (docs/adr/0017-rows-rendered-in-postgresql.md): PostgreSQL writes every value as
+ * the API's string (integers, numerics and text as text, booleans '1'/'0', dates by `to_char`, labels looked
+ * up, lists as JSON), each in its own text column, and Node joins them into the record's JSON text without
+ * parsing a value or building an object per row. (PostgreSQL building the JSON itself, with `row_to_json`,
+ * cost it more than twice the statement's other work: see the ADR's revision.) Only columns whose string form
  * PostgreSQL writes exactly as the Node path does are rendered here; a read naming any other column (secrets,
  * encrypted or serialized values, JSON structures, option labels, lists, aggregates) takes the Node path.
  * Values PostgreSQL would write otherwise than Node (doubles in exponent form, years before 1000, time zones)
@@ -26,11 +28,6 @@ export interface JsonRow {
   j: string;
   f?: boolean;
 }
-
-/** PostgreSQL's identifier length: a longer output key would be cut, so such a read takes the Node path. */
-const MAX_KEY_BYTES = 63;
-
-const quoted = (key: string) => `"${key.replace(/"/g, '""')}"`;
 
 /** A value's string form in SQL, its bindings, and (when PostgreSQL may write it otherwise than Node) a row flag. */
 interface Cell {
@@ -76,38 +73,64 @@ function cell(column: Column, labels: string | null | undefined): Cell | null {
   }
 }
 
+/** A string as JSON: quoted, escaped as JSON.stringify escapes (only when it holds a character to escape). */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f]/;
+const quote = (value: string): string => (NEEDS_ESCAPE.test(value) ? JSON.stringify(value) : `"${value}"`);
+
+/** Turns a selected row (`k`, one text per column, then `f` when flagged) into a {@link JsonRow}. */
+export type JsonRowReader = (row: unknown[]) => JsonRow;
+
 /**
- * Selects `k` (the id as text), `j` (the record) and, when a column may need it, `f` (the row's flag) on a
- * planned plain read; false (nothing selected) when a column cannot be rendered here.
+ * Selects `k` (the id as text), each column's wire string and, when a column may need it, `f` (the row's
+ * flag) on a planned plain read, to be read in array row mode; null (nothing selected) when a column cannot
+ * be rendered here. The reader joins a row's strings into its record: keys in select order, a null value
+ * left out (it is `''` already where the entity's nulls are empty).
  */
-export function selectJson(db: Knex, qb: Knex.QueryBuilder, columns: Column[], render: JsonRender): boolean {
+export function selectJson(
+  db: Knex,
+  qb: Knex.QueryBuilder,
+  columns: Column[],
+  render: JsonRender,
+): JsonRowReader | null {
   const parts: string[] = [];
   const bindings: unknown[] = [];
   const flags: string[] = [];
   const flagBindings: unknown[] = [];
+  const prefixes: string[] = [];
+  const lists: boolean[] = [];
   let idRef: string | undefined;
   for (let index = 0; index < columns.length; index++) {
     const key = render.keys[index];
     const rendered = cell(columns[index], render.labels?.[index]);
-    if (!rendered || Buffer.byteLength(key) > MAX_KEY_BYTES || key.includes('?')) return false;
+    if (!rendered) return null;
     if (key === 'id') idRef = columns[index].resolved.ref;
     const empty = rendered.json ? `to_json(''::text)` : `''`;
-    parts.push(`${render.emptyNulls ? `coalesce(${rendered.sql}, ${empty})` : rendered.sql} as ${quoted(key)}`);
+    const sql = render.emptyNulls ? `coalesce(${rendered.sql}, ${empty})` : rendered.sql;
+    // A list is JSON text already; the driver would parse a json column, so it comes as text.
+    parts.push(rendered.json ? `(${sql})::text` : sql);
     bindings.push(...rendered.bindings);
+    prefixes.push(`${JSON.stringify(key)}:`);
+    lists.push(Boolean(rendered.json));
     if (rendered.flag) {
       flags.push(rendered.flag);
       flagBindings.push(...onRef(rendered.flag, columns[index].resolved.ref));
     }
   }
-  if (!idRef) return false;
-  const record = render.emptyNulls ? 'row_to_json(r)' : 'json_strip_nulls(row_to_json(r))';
+  if (!idRef) return null;
   const flag = flags.length ? `, (${flags.join(' or ')}) as f` : '';
-  qb.select(
-    db.raw(`??::text as k, (select ${record} from (select ${parts.join(', ')}) r)::text as j${flag}`, [
-      idRef,
-      ...bindings,
-      ...flagBindings,
-    ] as Knex.Value[]),
-  );
-  return true;
+  qb.select(db.raw(`??::text as k, ${parts.join(', ')}${flag}`, [idRef, ...bindings, ...flagBindings] as Knex.Value[]));
+  const count = prefixes.length;
+  return (row) => {
+    let text = '';
+    for (let index = 0; index < count; index++) {
+      const value = row[index + 1];
+      if (value === null || value === undefined) continue;
+      text += (text ? ',' : '{') + prefixes[index] + (lists[index] ? (value as string) : quote(value as string));
+    }
+    return {
+      k: row[0] as string | null,
+      j: text ? `${text}}` : '{}',
+      f: flags.length ? Boolean(row[count + 1]) : false,
+    };
+  };
 }

@@ -125,9 +125,11 @@ export class EntityStore {
     if (isGrouped(query)) return null;
     const read = await this.planRead(db, entity, query, principal);
     const { qb, columns, sort } = read.planned;
-    if (!selectJson(db, qb, columns, render)) return null;
-    const rows = (await runRead(orderRows(qb, sort), read.ceiling, query)) as JsonRow[];
-    return rows.some((row) => row.f) ? null : rows;
+    const reader = selectJson(db, qb, columns, render);
+    if (!reader) return null;
+    const rows = (await runRead(orderRows(qb, sort).options({ rowMode: 'array' }), read.ceiling, query)) as unknown[][];
+    const records = rows.map(reader);
+    return records.some((row) => row.f) ? null : records;
   }
 
   /** The planned read and its row ceiling (see runRead); limit and offset are checked first. */

@@ -13,6 +13,11 @@ export interface RestApi3Options {
   csrfGuard: boolean;
   /** Prefix of the legacy `<prefix>/extern/rest.php` end-point. */
   externPrefix: string;
+  /**
+   * Have PostgreSQL write each value of a compact JSON `get` in its wire form (ADR 0017). Off by default: on a
+   * machine where the database shares the service's cores it costs more than it saves.
+   */
+  rowsFromDatabase: boolean;
 }
 
 /** What the handlers share: options and the output formats collected at ready. */

@@ -127,7 +127,7 @@ async function handleCore(
   const params = buildParams(merged);
   if (!params) return sendDecodeError(ctx);
   // Compact JSON goes straight out: an action may answer it pre-rendered (WireJson; normaliseCore keeps it).
-  const wire = fmt.json && !fmt.pretty ? 'json' : undefined;
+  const wire = binding.options.rowsFromDatabase && fmt.json && !fmt.pretty ? 'json' : undefined;
   send(binding, ctx, normaliseCore(await process(ctx, scope, principal, entity, action, params, wire)), fmt);
 }
 

@@ -1,11 +1,13 @@
 /**
- * APIv3 gets answered as JSON rendered by PostgreSQL (ADR 0017) must be byte-identical to the answer the
- * Node path renders. The Node path is what an indented (`prettyprint`) answer still takes, so each compact
- * answer is compared with the pretty one made compact again by the same renderer.
+ * APIv3 gets answered with rows PostgreSQL wrote in their wire form (ADR 0017, option
+ * `rest-api3.rowsFromDatabase`) must be byte-identical to the answer the Node path renders. The Node path
+ * is what an indented (`prettyprint`) answer still takes, so each compact answer is compared with the
+ * pretty one made compact again by the same renderer.
  */
 import { expect } from 'chai';
 import { isWireJson } from '../../../kernel';
 import { principalWith, type TestKernel } from '../../../host/testing';
+import { sqlDuring } from '../../../host/db';
 import { renderJson } from '../../../plugins/format-json';
 import { BASE_PLUGINS, bootRest } from '../rest-api3/helpers';
 
@@ -13,13 +15,20 @@ const ADMIN = principalWith(['*']);
 const HEADERS = { 'x-test-perms': '*', 'x-test-flow': 'param' };
 const AWKWARD = `Ann "Q" \\ / é ✓ \u2028 \u0001\t\n end`;
 
+const ROWS_FROM_DATABASE = { pluginConfig: { 'rest-api3': { rowsFromDatabase: true } } };
+/** The statement PostgreSQL answers a wire-form read with: the id as `k`, then each value as text. */
+const WIRE_READ = /^select "t"\."id"::text as k, /;
+
 describe('APIv3 get rendered by PostgreSQL (ADR 0017)', () => {
   let testKernel: TestKernel;
   const call = (entity: string, action: string, params: Record<string, unknown>, wire?: 'json') =>
     testKernel.kernel.call({ version: 3, entity, action, params, principal: ADMIN, wire });
 
   before(async () => {
-    testKernel = await bootRest({ plugins: [...BASE_PLUGINS, 'entity-option', 'entity-contact'] });
+    testKernel = await bootRest({
+      plugins: [...BASE_PLUGINS, 'entity-option', 'entity-contact'],
+      config: ROWS_FROM_DATABASE,
+    });
     const contacts: Array<[Record<string, unknown>, Record<string, unknown>?]> = [
       [
         {
@@ -79,6 +88,26 @@ describe('APIv3 get rendered by PostgreSQL (ADR 0017)', () => {
       expect(JSON.parse(fast).is_error).to.equal(0);
       expect(fast).to.equal(node);
     });
+
+  it('is asked for over HTTP only with rest-api3.rowsFromDatabase (off by default)', async () => {
+    const http = await testKernel.http();
+    const on = await sqlDuring(testKernel.kernel.db, () =>
+      http.get('/crm/ajax/rest?entity=Contact&action=get&json=1').set(HEADERS),
+    );
+    expect(on.some((sql) => WIRE_READ.test(sql))).to.equal(true);
+    const plain = await bootRest({ plugins: [...BASE_PLUGINS, 'entity-option', 'entity-contact'] });
+    try {
+      const off = await sqlDuring(plain.kernel.db, async () =>
+        expect(
+          (await (await plain.http()).get('/crm/ajax/rest?entity=Contact&action=get&json=1').set(HEADERS)).status,
+        ).to.equal(200),
+      );
+      expect(off.some((sql) => /^select /.test(sql))).to.equal(true);
+      expect(off.some((sql) => WIRE_READ.test(sql))).to.equal(false);
+    } finally {
+      await plain.close();
+    }
+  });
 
   it('leaves the answer to the Node path where PostgreSQL would print a value otherwise', async () => {
     const wired = await call('Address', 'get', { contact_id: 3 }, 'json');
