@@ -2,7 +2,7 @@
  * Generates the reference pages from the code itself (hook refs, the action registry, the error
  * table, the manifest schema, the entity metadata), so they cannot drift from what runs.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as core from '../host/hooks';
 import { configSchema } from '../host';
@@ -16,6 +16,16 @@ const cell = (s: unknown) =>
   String(s ?? '')
     .replace(/\|/g, '\\|')
     .replace(/\n/g, ' ');
+
+/**
+ * Writes a generated file only when its text changed: an unchanged cli/commands.json keeps its time, so
+ * `bin/crm.mjs` does not take the compiled dist/ for stale after `npm run docs`. True when written.
+ */
+export function writeIfChanged(file: string, text: string): boolean {
+  if (existsSync(file) && readFileSync(file, 'utf8') === text) return false;
+  writeFileSync(file, text);
+  return true;
+}
 
 export async function generateDocs(kernel: Kernel, outDir: string): Promise<string[]> {
   mkdirSync(outDir, { recursive: true });
@@ -36,11 +46,10 @@ export async function generateDocs(kernel: Kernel, outDir: string): Promise<stri
         }
       : {}),
   };
-  return Object.entries(files).map(([name, text]) => {
-    const file = path.join(outDir, name);
-    writeFileSync(file, text);
-    return file;
-  });
+  return Object.entries(files)
+    .map(([name, text]) => [path.join(outDir, name), text])
+    .filter(([file, text]) => writeIfChanged(file, text))
+    .map(([file]) => file);
 }
 
 function hooksPage(kernel: Kernel): string {

@@ -2,7 +2,7 @@
  * The `crm` command: a thin shell over kernel services. Built-in commands are below; plugins add
  * theirs through the `cli.commands` hook.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import knexFactory, { type Knex } from 'knex';
 import { isKernelError, planPlugins, KERNEL_VERSION, type Kernel } from '../kernel';
@@ -20,7 +20,7 @@ import {
   type Config,
 } from '../host';
 import { commandsFile } from './commands-file';
-import { generateDocs } from './docs';
+import { generateDocs, writeIfChanged } from './docs';
 import { makeMigrations } from './migrations';
 import { describePlugins, installedPlugins } from './plugins';
 
@@ -151,10 +151,11 @@ program
       pluginTimeoutMs: Math.max(cfg.pluginTimeoutMs, 60000),
     });
     try {
-      for (const file of await generateDocs(kernel, opts.out)) console.log(`wrote ${file}`);
+      const written = await generateDocs(kernel, opts.out);
       const contributed = await kernel.hooks.collectAttributed(cliCommands);
-      writeFileSync(opts.commands, commandsFile(program, contributed));
-      console.log(`wrote ${opts.commands}`);
+      if (writeIfChanged(opts.commands, commandsFile(program, contributed))) written.push(opts.commands);
+      for (const file of written) console.log(`wrote ${file}`);
+      if (!written.length) console.log('docs: every generated file is up to date');
     } finally {
       await kernel.close();
     }

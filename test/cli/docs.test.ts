@@ -1,6 +1,6 @@
 /** The reference pages in docs/ are generated from the code; this fails when someone forgets `npm run docs`. */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,15 +13,13 @@ describe('generated docs', function () {
   it('docs/{hooks,actions,errors,manifest,entities}.md, config.schema.json, openapi.json, cli/commands.json match the code', () => {
     const out = mkdtempSync(path.join(tmpdir(), 'crm-docs-'));
     const commands = path.join(out, 'commands.json');
-    const run = spawnSync(
-      process.execPath,
-      [path.join(root, 'bin/crm.mjs'), 'docs', '--out', out, '--commands', commands],
-      {
+    const docs = () =>
+      spawnSync(process.execPath, [path.join(root, 'bin/crm.mjs'), 'docs', '--out', out, '--commands', commands], {
         cwd: root,
         encoding: 'utf8',
         env: { ...process.env, DATABASE_URL: '', CRM_CONFIG: '' },
-      },
-    );
+      });
+    const run = docs();
     expect(run.status, run.stderr).to.equal(0);
     for (const file of [
       'hooks.md',
@@ -40,6 +38,12 @@ describe('generated docs', function () {
     expect(readFileSync(commands, 'utf8'), 'cli/commands.json is stale: run npm run docs').to.equal(
       readFileSync(path.join(root, 'cli/commands.json'), 'utf8'),
     );
+    // Again: nothing changed, so nothing is written (an untouched cli/commands.json keeps dist/ current).
+    const before = statSync(commands).mtimeMs;
+    const again = docs();
+    expect(again.status, again.stderr).to.equal(0);
+    expect(again.stdout).to.include('every generated file is up to date').and.not.include('wrote');
+    expect(statSync(commands).mtimeMs).to.equal(before);
   });
 
   it("docs/deploying.md's plugin table lists every installed plugin with its default and description", () => {
