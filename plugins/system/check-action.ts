@@ -19,7 +19,9 @@ interface Check {
 }
 
 async function runChecks(ctx: ActionContext, plugins: Plugins): Promise<Check[]> {
-  const db = ctx.scope.cradle.db as Parameters<typeof ping>[0];
+  // The call's own handle: inside a transaction (a chain, force_rollback) the embedded database's one
+  // connection is that transaction's, and a query on the root handle would wait for it forever.
+  const db = ctx.db as Parameters<typeof ping>[0];
   try {
     await ping(db);
   } catch (err) {
