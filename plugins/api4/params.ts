@@ -27,8 +27,10 @@ export function invalid(message: string, details: Record<string, unknown> = {}):
  * APIv4 fields), plus references to a related record (Contact's `email_primary`).
  */
 export function v4Fields(e: CompiledEntity): FieldDef[] {
-  return e.fields.filter(isV4Field);
+  // Kept per field list (adding a field gives an entity a new list): a read asks ~3 times.
+  return v4FieldsOf.get(e.fields) ?? v4FieldsOf.set(e.fields, e.fields.filter(isV4Field)).get(e.fields)!;
 }
+const v4FieldsOf = new WeakMap<readonly FieldDef[], FieldDef[]>();
 
 const isV4Field = (f: FieldDef) => (!f.related || Boolean(f.fk)) && !f.labelOf && !f.via;
 

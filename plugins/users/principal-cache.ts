@@ -6,7 +6,7 @@
  * users, roles, permissions or keys change, an address gets blocked, or a contact is deleted (the
  * `principals` topic of the change bus). `ttlSeconds: 0` turns the cache off.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { CredType } from './authenticator';
 import type { UserRecord } from './store';
 
@@ -39,9 +39,9 @@ export class PrincipalCache {
     return this.options.ttlSeconds > 0 && this.options.maxEntries > 0;
   }
 
-  /** The cache key: no credential is kept in memory as it was given. */
+  /** The cache key: no credential is kept in memory as it was given. (One-shot `hash`: a Hash object per request cost ~2%.) */
   key(credential: string, address: string): string {
-    return createHash('sha256').update(credential).update('\0').update(address).digest('base64');
+    return hash('sha256', `${credential}\0${address}`, 'base64');
   }
 
   get(key: string): CachedPrincipal | undefined {

@@ -65,6 +65,18 @@ describe('kernel/http', () => {
     expect((await http.post('/fixture/echo').field('entity', 'Contact')).body.body).to.have.property('entity');
   });
 
+  it('reads a form as koa-body would: nested and dotted keys as qs reads them, 413 beyond 2 MB', async () => {
+    const http = await testKernel.http();
+    const nested = await http.post('/fixture/echo').type('form').send('options[limit]=5&contact_id.1=3&a=x+y');
+    expect(nested.body.body).to.deep.equal({ options: { limit: '5' }, contact_id: ['3'], a: 'x y' });
+    const big = await http
+      .post('/fixture/echo')
+      .type('form')
+      .send(`a=${'x'.repeat(2 * 1024 * 1024)}`);
+    expect(big.status).to.equal(413);
+    expect(big.body.error.code).to.equal('E_BAD_REQUEST');
+  });
+
   it('refuses a multipart file upload with a 4xx instead of storing it', async () => {
     const res = await (
       await testKernel.http()
