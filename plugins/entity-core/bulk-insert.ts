@@ -41,7 +41,9 @@ export async function insertUnnest(db: Knex, entity: CompiledEntity, rows: Row[]
   const groups = new Map<string, number[]>();
   for (const [i, row] of rows.entries()) {
     const key = Object.keys(row).sort().join(',');
-    groups.set(key, [...(groups.get(key) ?? []), i]);
+    const group = groups.get(key);
+    if (group) group.push(i);
+    else groups.set(key, [i]);
   }
   const out: Row[] = new Array(rows.length);
   for (const [key, indexes] of groups) {

@@ -28,14 +28,11 @@ export async function createMany(
   if (!inputs.length) return [];
   const params = options.params ?? inputs;
   let rows = inputs.map((input) => initialValues(entity, input, null));
-  // One context per row, the same object before and after the write (taps may keep per-save state by it).
-  const contexts = params.map((given) => service.saveContext(session, given, null));
-  const batch: BatchSaveContext = {
-    db: session.db,
-    principal: session.principal,
-    params,
-    entities: service.bind({ ...session, trusted: true }),
-  };
+  // One context per row, the same object before and after the write (taps may keep per-save state by it);
+  // the entities API they carry holds no state, so the batch shares one.
+  const entities = service.bind({ ...session, trusted: true });
+  const contexts = params.map((given) => service.saveContext(session, given, null, entities));
+  const batch: BatchSaveContext = { db: session.db, principal: session.principal, params, entities };
   for (const lifecycle of entity.lifecycle) {
     if (lifecycle.beforeSaveMany) rows = (await lifecycle.beforeSaveMany(rows, batch)) ?? rows;
     else if (lifecycle.beforeSave)

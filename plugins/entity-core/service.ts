@@ -119,8 +119,12 @@ export class EntityService {
   }
 
   /** The lifecycle context of a write: the other entities through this service, trusted, same transaction. */
-  saveContext(session: EntitySession, params: Row, existing: Row | null): SaveContext {
-    const entities = this.bind({ ...session, trusted: true });
+  saveContext(
+    session: EntitySession,
+    params: Row,
+    existing: Row | null,
+    entities = this.bind({ ...session, trusted: true }),
+  ): SaveContext {
     const sc: SaveContext = { db: session.db, principal: session.principal, params, existing, entities };
     if (!existing) sc.createWith = (records) => queueWith(this, sc, records);
     return sc;

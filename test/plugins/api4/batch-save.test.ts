@@ -62,6 +62,16 @@ describe('api4 save: many new records in one batch (issue 18)', function () {
       .select('contact_id', 'email', 'is_primary', 'location_type_id');
     expect(emails).to.have.length(200);
     expect(emails.every((row: Row) => row.is_primary === true && Number(row.location_type_id) > 0)).to.equal(true);
+    // Each contact has its own random hash (cut from a pooled buffer of random bytes, never reused).
+    const hashes = await k.t.kernel
+      .db('crm_contact')
+      .whereIn(
+        'id',
+        result.values.map((row: Row) => row.id),
+      )
+      .pluck('hash');
+    expect(hashes.every((hash: string) => /^[0-9a-f]{32}$/.test(hash))).to.equal(true);
+    expect(new Set(hashes).size).to.equal(200);
   });
 
   it('Email records in one batch follow the primary rules as one by one would (last primary wins)', async () => {
