@@ -11,6 +11,7 @@ import type { Condition, Filter, Operator } from './conditions';
 import type { EntityRegistry } from './registry';
 import type { CompiledEntity, FieldDef } from './types';
 import { toDbValue } from './values';
+import { shapeOf } from './write-values';
 
 type Row = Record<string, unknown>;
 type Collection = NonNullable<FieldDef['collection']>;
@@ -82,8 +83,8 @@ const columnOf = (field: FieldDef) => field.column ?? field.name;
 /** The collection values a write carries, taken out of `values` (they are not columns of the record). */
 export function takeCollections(entity: CompiledEntity, values: Row): Map<FieldDef, unknown> {
   const taken = new Map<FieldDef, unknown>();
-  for (const field of entity.fields) {
-    if (!field.collection || values[field.name] === undefined) continue;
+  for (const field of shapeOf(entity).collections) {
+    if (values[field.name] === undefined) continue;
     taken.set(field, values[field.name]);
     delete values[field.name];
   }

@@ -8,6 +8,7 @@ import type { Entities } from './entities';
 import { Link } from './link';
 import { referenceTable, type EntityRegistry } from './registry';
 import type { CompiledEntity } from './types';
+import { shapeOf } from './write-values';
 
 type Row = Record<string, unknown>;
 
@@ -42,9 +43,9 @@ export async function checkDynamicReferences(
   values: Row,
   row: Row,
 ): Promise<void> {
-  for (const field of entity.fields) {
-    const ref = field.dynamicFk;
-    if (!ref || (values[field.name] === undefined && values[ref.tableField] === undefined)) continue;
+  for (const field of shapeOf(entity).dynamic) {
+    const ref = field.dynamicFk!;
+    if (values[field.name] === undefined && values[ref.tableField] === undefined) continue;
     const id = row[field.name];
     const table = row[ref.tableField];
     if (id === null || id === undefined || id === '') continue;

@@ -119,12 +119,8 @@ export class EntityService {
   }
 
   /** The lifecycle context of a write: the other entities through this service, trusted, same transaction. */
-  saveContext(
-    session: EntitySession,
-    params: Row,
-    existing: Row | null,
-    entities = this.bind({ ...session, trusted: true }),
-  ): SaveContext {
+  saveContext(session: EntitySession, params: Row, existing: Row | null, entities?: Entities): SaveContext {
+    entities ??= this.bind({ ...session, trusted: true });
     const sc: SaveContext = { db: session.db, principal: session.principal, params, existing, entities };
     if (!existing) sc.createWith = (records) => queueWith(this, sc, records);
     return sc;
@@ -185,7 +181,8 @@ export class EntityService {
         !entity.byName.get(name)?.serialize
       )
         values[name] = JSON.stringify(value);
-    await checkDynamicReferences(session.db, this.registry, entity, values, { ...existing, ...values });
+    if (shapeOf(entity).dynamic.length)
+      await checkDynamicReferences(session.db, this.registry, entity, values, { ...existing, ...values });
     if (!existing) {
       const missing = shapeOf(entity)
         .required.filter((f) => !present(values[f.name]))

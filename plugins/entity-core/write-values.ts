@@ -14,16 +14,29 @@ export function initialValues(entity: CompiledEntity, input: Row, existing: Row 
   return values;
 }
 
-/** The fields a write looks at on every row, found once per compiled entity (a batch has thousands of rows). */
-const shapes = new WeakMap<CompiledEntity, { defaulted: FieldDef[]; required: FieldDef[] }>();
-export function shapeOf(entity: CompiledEntity) {
-  let shape = shapes.get(entity);
+/**
+ * The fields a write looks at on every row, found once per field list (a batch has thousands of rows; adding a
+ * field gives an entity a new list).
+ */
+const shapes = new WeakMap<readonly FieldDef[], WriteShape>();
+interface WriteShape {
+  defaulted: FieldDef[];
+  required: FieldDef[];
+  /** Collections (a contact's groups): taken out of the row and saved after it. */
+  collections: FieldDef[];
+  /** Dynamic references (`entity_table` + `entity_id`), checked on every write. */
+  dynamic: FieldDef[];
+}
+export function shapeOf(entity: CompiledEntity): WriteShape {
+  let shape = shapes.get(entity.fields);
   if (!shape) {
     shape = {
       defaulted: entity.fields.filter((f) => f.apiDefault !== undefined),
       required: entity.fields.filter((f) => f.apiRequired),
+      collections: entity.fields.filter((f) => f.collection),
+      dynamic: entity.fields.filter((f) => f.dynamicFk),
     };
-    shapes.set(entity, shape);
+    shapes.set(entity.fields, shape);
   }
   return shape;
 }
