@@ -127,28 +127,40 @@ export async function runImport(deps: ImportDeps, request: ImportRequest): Promi
   const before = { ...job };
   let batchNo = job.last_batch;
   let pending: CsvRecord[] = [];
+  // A batch is written while the next one is read from the file (the reading fills the write's waits on the
+  // database); batches still commit one after the other, in order, so `resume` stays exact.
+  let writing: Promise<void> | undefined;
 
-  const commit = async () => {
+  const commit = async (rows: CsvRecord[]) => {
     batchNo += 1;
-    const outcomes = await commitBatch(deps, job, batchNo, pending, header, mapping, rules, request.beforeCommit);
-    const lines = new Map(pending.map((r) => [r.row, r]));
+    const outcomes = await commitBatch(deps, job, batchNo, rows, header, mapping, rules, request.beforeCommit);
+    const lines = new Map(rows.map((r) => [r.row, r]));
     for (const outcome of outcomes.filter((o) => o.result === 'rejected')) {
       if (rejections.length < 100) rejections.push({ row: outcome.row, reason: outcome.reason });
       await errors?.write(lines.get(outcome.row)!, outcome.reason ?? '');
     }
-    pending = [];
     request.progress?.(job.rows_read, total);
+  };
+  const startWriting = async (rows: CsvRecord[]) => {
+    await writing;
+    writing = commit(rows);
+    writing.catch(() => undefined); // awaited before the next batch or at the end: its failure is not lost
   };
   try {
     for await (const item of csvRecords(request.input, request.csv)) {
       if ('header' in item || item.row <= skipRows) continue;
       pending.push(item);
-      if (pending.length >= options.batchSize) await commit();
+      if (pending.length >= options.batchSize) {
+        await startWriting(pending);
+        pending = [];
+      }
     }
-    if (pending.length) await commit();
+    if (pending.length) await startWriting(pending);
+    await writing;
     await finishJob(db, job);
     await analyseWritten(deps, mapping, batchNo - before.last_batch);
   } catch (err) {
+    await writing?.catch(() => undefined); // a batch in flight settles before the job is marked failed
     await finishJob(db, job, (err as Error).message).catch(() => undefined);
     throw err;
   } finally {

@@ -99,4 +99,34 @@ describe('import-export: bad input and resume', function () {
     );
     expect((await failure(crm.cli('import', [path], { resume: true }))).message).to.match(/No unfinished import/);
   });
+
+  it('writes one batch at a time and in file order while the next batch is read', async () => {
+    const rows = Array.from({ length: 9 }, (_, i) => `Ord${i},Erly,ord${i}@example.org`).join('\n');
+    const path = crm.file('order.csv', `first_name,last_name,email\n${rows}\n`);
+    const events: string[] = [];
+    const summary = await runImport(
+      {
+        db,
+        service: crm.t.kernel.container.resolve('entityService') as EntityService,
+        registry: crm.t.kernel.container.resolve('entities') as EntityRegistry,
+        principal: CLI_PRINCIPAL,
+      },
+      {
+        input: { path },
+        rule: 'skip',
+        on: 'email',
+        batchSize: 2,
+        csv: { maxRecordBytes: 1 << 20 },
+        beforeCommit: async (batch) => {
+          events.push(`start ${batch}`);
+          await new Promise((resolve) => setTimeout(resolve, 20)); // a slow batch: the reader runs ahead meanwhile
+          events.push(`end ${batch}`);
+        },
+      },
+    );
+    expect(summary).to.include({ rows_read: 9, created: 9 });
+    expect(events).to.deep.equal([1, 2, 3, 4, 5].flatMap((b) => [`start ${b}`, `end ${b}`]));
+    const ids = await db('crm_contact').where({ last_name: 'Erly' }).orderBy('id').pluck('first_name');
+    expect(ids).to.deep.equal(Array.from({ length: 9 }, (_, i) => `Ord${i}`));
+  });
 });
