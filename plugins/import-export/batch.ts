@@ -62,7 +62,15 @@ async function createAll(entities: Entities, creates: Prepared[]): Promise<numbe
       each((p, id) => p.tags.map((tag) => ({ entity_table: 'civicrm_contact', entity_id: id, tag_id: tag }))),
     ],
   ];
-  for (const [entity, rows] of children) if (rows.length) await entities.saveMany(entity, rows);
+  // Started together, so one entity's rows are prepared while another's INSERT is on the database (one
+  // connection: the statements still run one at a time). Every write settles before a failure is thrown, so
+  // the savepoint is rolled back with nothing of this batch still queued behind it.
+  const writes = await Promise.allSettled(
+    children.filter(([, rows]) => rows.length).map(([entity, rows]) => entities.saveMany(entity, rows)),
+  );
+  // The write at fault, not one refused after it because the transaction was already aborted (25P02).
+  const failures = writes.flatMap((write) => (write.status === 'rejected' ? [write.reason as { code?: string }] : []));
+  if (failures.length) throw failures.find((err) => err?.code !== '25P02') ?? failures[0];
   return ids;
 }
 

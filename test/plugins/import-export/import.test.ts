@@ -177,4 +177,34 @@ describe('import-export: crm import', function () {
     ]);
     expect(readFileSync(errors, 'utf8').trim().split('\n')).to.have.length(5);
   });
+
+  it('a batch whose phone the write refuses is written again row by row: only that row is rejected, nothing doubled', async () => {
+    const long = '5'.repeat(40); // Phone.phone holds 32 characters
+    const path = crm.file(
+      'refused.csv',
+      `first_name,last_name,email,phone\nRow,Kept1,kept1@example.org,555-0101\nRow,Refused,refused@example.org,${long}\n` +
+        'Row,Kept2,kept2@example.org,555-0102\n',
+    );
+    const summary = JSON.parse(await crm.cli('import', [path], {}));
+    expect(summary).to.include({ rows_read: 3, created: 2, rejected: 1 });
+    expect(summary.rejections[0]).to.include({ row: 2 });
+    // The phone's own refusal, not the email statement refused after it in the aborted transaction.
+    expect(summary.rejections[0].reason).to.equal('DB Error: invalid value');
+    const got = await contacts(
+      [['last_name', 'IN', ['Kept1', 'Refused', 'Kept2']]],
+      ['last_name', 'email_primary.email', 'phone_primary.phone'],
+    );
+    expect(got.map(({ id: _id, ...rest }) => rest)).to.deep.equal([
+      { last_name: 'Kept1', 'email_primary.email': 'kept1@example.org', 'phone_primary.phone': '555-0101' },
+      { last_name: 'Kept2', 'email_primary.email': 'kept2@example.org', 'phone_primary.phone': '555-0102' },
+    ]);
+    // The whole-batch attempt left nothing behind: one email per kept contact, none for the refused one.
+    const emails = await crm.t.kernel
+      .db('crm_email')
+      .whereIn('email', ['kept1@example.org', 'kept2@example.org', 'refused@example.org']);
+    expect(emails.map((row: { email: string }) => row.email).sort()).to.deep.equal([
+      'kept1@example.org',
+      'kept2@example.org',
+    ]);
+  });
 });
