@@ -4,12 +4,15 @@
  * related records (`email_primary.email`) as one batch per reference; updates go record by record.
  */
 import type { ActionContext } from '../../kernel';
-import type { CompiledEntity, Condition } from '../entity-core';
+import { settleAll, type CompiledEntity, type Condition } from '../entity-core';
 import type { Params } from './base';
 import { invalid, parseWhere, v4Field } from './params';
 import type { Row } from './types';
 import { matchReplaced, mergeRelated, splitRelated, type RelatedValues } from './write-parts';
 import { ACL, Api4Writes, SAVE_ERRORS } from './writes';
+
+/** The related values of a batch for one reference (`email_primary`), by the index of their record. */
+type RelatedBatch = { related: RelatedValues; entries: { index: number; clean: Row }[] };
 
 /** One record of a save: its values, the stored row it updates (null: created) and its related values. */
 interface Planned {
@@ -83,7 +86,7 @@ export class Api4Saves extends Api4Writes {
     const rows = await this.service.saveMany(session, entity, values, { params: values, errors: SAVE_ERRORS });
     const ids = rows.map((row) => Number(row.id));
     const out = await this.readByIds(entity, ids, ctx);
-    const groups = new Map<string, { related: RelatedValues; entries: { index: number; clean: Row }[] }>();
+    const groups = new Map<string, RelatedBatch>();
     for (const [index, one] of planned.entries())
       for (const related of one.related) {
         const target = this.registry.get(related.field.related!.entity);
@@ -92,7 +95,14 @@ export class Api4Saves extends Api4Writes {
         group.entries.push({ index, clean });
         groups.set(related.field.name, group);
       }
-    for (const { related, entries } of groups.values()) {
+    // One batch per reference; references to different entities started together (one's rows are prepared
+    // while another's INSERT runs), two to the same entity one after the other (its primary rules see both).
+    const byTarget = new Map<string, RelatedBatch[]>();
+    for (const group of groups.values()) {
+      const name = group.related.field.related!.entity;
+      byTarget.set(name, [...(byTarget.get(name) ?? []), group]);
+    }
+    const write = async ({ related, entries }: RelatedBatch) => {
       const { entity: name, fk, where = {} } = related.field.related!;
       const target = this.registry.get(name);
       const records = entries.map(({ index, clean }) => ({ ...where, ...clean, [fk]: ids[index] }));
@@ -105,7 +115,12 @@ export class Api4Saves extends Api4Writes {
       entries.forEach(({ index, clean }, k) => {
         for (const key of Object.keys(clean)) out[index][`${related.field.name}.${key}`] = shown[k][key] ?? null;
       });
-    }
+    };
+    await settleAll(
+      [...byTarget.values()].map(async (list) => {
+        for (const group of list) await write(group);
+      }),
+    );
     return out;
   }
 

@@ -4,7 +4,7 @@
  * (`saveMany`), matched contacts updated or filled one by one. A row the data refuses is rejected with its reason.
  */
 import type { Knex } from 'knex';
-import type { Entities } from '../entity-core';
+import { settleAll, type Entities } from '../entity-core';
 import { findMatches, matchKey, resolveNames, type Lookups, type MatchOn } from './lookups';
 import type { ImportRecord } from './records';
 import { updateContact } from './update';
@@ -63,14 +63,8 @@ async function createAll(entities: Entities, creates: Prepared[]): Promise<numbe
     ],
   ];
   // Started together, so one entity's rows are prepared while another's INSERT is on the database (one
-  // connection: the statements still run one at a time). Every write settles before a failure is thrown, so
-  // the savepoint is rolled back with nothing of this batch still queued behind it.
-  const writes = await Promise.allSettled(
-    children.filter(([, rows]) => rows.length).map(([entity, rows]) => entities.saveMany(entity, rows)),
-  );
-  // The write at fault, not one refused after it because the transaction was already aborted (25P02).
-  const failures = writes.flatMap((write) => (write.status === 'rejected' ? [write.reason as { code?: string }] : []));
-  if (failures.length) throw failures.find((err) => err?.code !== '25P02') ?? failures[0];
+  // connection: the statements still run one at a time).
+  await settleAll(children.filter(([, rows]) => rows.length).map(([entity, rows]) => entities.saveMany(entity, rows)));
   return ids;
 }
 

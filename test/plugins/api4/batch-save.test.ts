@@ -128,6 +128,20 @@ describe('api4 save: many new records in one batch (issue 18)', function () {
     expect(await k.t.kernel.db('crm_email').where('email', 'x0@example.org').first('id')).to.equal(undefined);
   });
 
+  it('is all or nothing when a related record fails: the emails written beside the refused phone are gone too', async () => {
+    const count = async (table: string) => Number((await k.t.kernel.db(table).count({ n: '*' }))[0].n);
+    const before = [await count('crm_contact'), await count('crm_email'), await count('crm_phone')];
+    const records = people(4, 'ph').map((person, i) => ({
+      ...person,
+      contact_type: 'Individual',
+      'phone_primary.phone': i === 2 ? '5'.repeat(40) : `555-01${i}`, // Phone.phone holds 32 characters
+    }));
+    const res = await post(boss, 'Contact/save', { records });
+    expect(res.status, res.text).to.be.within(400, 499);
+    expect(res.body).to.include({ error_message: 'phone: 40 characters, at most 32', error_field: 'phone' });
+    expect([await count('crm_contact'), await count('crm_email'), await count('crm_phone')]).to.deep.equal(before);
+  });
+
   it('keeps row access: a user without permission to add contacts is refused the whole batch', async () => {
     const user = await k.user('viewer', ['access CRM', 'view all contacts']);
     const res = await post(user, 'Contact/save', { records: people(3, 'v'), defaults: { contact_type: 'Individual' } });
