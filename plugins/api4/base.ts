@@ -123,11 +123,24 @@ export class Api4Base {
 
   /** Written records in the order of `ids` (one query for a batch). */
   protected async readByIds(e: CompiledEntity, ids: number[], ctx: ActionContext): Promise<Row[]> {
-    const fields = new Map([...this.allFields(e, ctx)].filter(([, f]) => !f.secret));
     const where = [{ path: 'id', op: 'IN' as const, value: ids }];
-    const rows = await this.service.store.select(ctx.db, e, { where, select: [...fields.keys()] }, null);
+    const rows = await this.service.store.select(ctx.db, e, { where, select: [...this.written(e, ctx).keys()] }, null);
     const byId = new Map(rows.map((row) => [Number(row.id), row]));
-    return ids.map((id) => this.out(fields, byId.get(id) ?? { id }, ctx));
+    return this.shown(
+      e,
+      ids.map((id) => byId.get(id) ?? { id }),
+      ctx,
+    );
+  }
+
+  /** Stored rows (a batch write's, which reads them back as {@link readByIds} would) as that answer shows them. */
+  protected shown(e: CompiledEntity, rows: Row[], ctx: Reader): Row[] {
+    const fields = this.written(e, ctx);
+    return rows.map((row) => this.out(fields, row, ctx));
+  }
+
+  private written(e: CompiledEntity, ctx: Reader): Map<string, FieldDef> {
+    return new Map([...this.allFields(e, ctx)].filter(([, f]) => !f.secret));
   }
 
   // ---------------------------------------------------------------- get

@@ -85,7 +85,8 @@ export class Api4Saves extends Api4Writes {
     const values = planned.map((one) => one.values);
     const rows = await this.service.saveMany(session, entity, values, { params: values, errors: SAVE_ERRORS });
     const ids = rows.map((row) => Number(row.id));
-    const out = await this.readByIds(entity, ids, ctx);
+    // The batch write read its rows back (RETURNING, or a read after hooks that changed them): shown as they are.
+    const out = this.shown(entity, rows, ctx);
     const groups = new Map<string, RelatedBatch>();
     for (const [index, one] of planned.entries())
       for (const related of one.related) {
@@ -107,11 +108,7 @@ export class Api4Saves extends Api4Writes {
       const target = this.registry.get(name);
       const records = entries.map(({ index, clean }) => ({ ...where, ...clean, [fk]: ids[index] }));
       const saved = await this.service.saveMany(session, target, records, { params: records, errors: SAVE_ERRORS });
-      const shown = await this.readByIds(
-        target,
-        saved.map((row) => Number(row.id)),
-        ctx,
-      );
+      const shown = this.shown(target, saved, ctx);
       entries.forEach(({ index, clean }, k) => {
         for (const key of Object.keys(clean)) out[index][`${related.field.name}.${key}`] = shown[k][key] ?? null;
       });

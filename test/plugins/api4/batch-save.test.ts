@@ -50,6 +50,12 @@ describe('api4 save: many new records in one batch (issue 18)', function () {
     });
     // Email's rules ran: lower-cased, primary, default location type.
     expect(result.values[7]['email_primary.email']).to.equal('b7@example.org');
+    // The answer shows each record as a get reads it afterwards (built from the write's own read-back).
+    const saved = result.values[7] as Row;
+    const [read] = (
+      await k.call('Contact', 'get', { select: Object.keys(saved), where: [['id', '=', saved.id]] }, ADMIN)
+    ).values as Row[];
+    expect(saved).to.deep.equal(read);
     const inserts = sqls.filter((sql) => /^insert/i.test(sql));
     expect(inserts, sqls.join('\n')).to.have.length(2);
     expect(sqls.length, sqls.join('\n')).to.be.below(20);
