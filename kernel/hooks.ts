@@ -173,6 +173,7 @@ export class HookBus {
 
   private checkKind(ref: HookRef<HookKind, never, unknown>, plugin?: string): void {
     const known = this.kinds.get(ref.id);
+    if (known === ref.kind) return; // seen before: every run of a hook passes here
     if (known && known !== ref.kind) {
       throw new KernelError(
         'E_HOOK_KIND',

@@ -99,10 +99,11 @@ export class Api4Base {
   /** A stored row as APIv4 shows it: JSON types, secrets only for those allowed. */
   out(fieldsByPath: Map<string, FieldDef>, row: Row, ctx: Reader): Row {
     const rec: Row = {};
-    for (const [path, v] of Object.entries(row)) {
+    // for…in, not Object.entries: no pair array per value (a batch answer shows thousands of rows).
+    for (const path in row) {
       const f = fieldsByPath.get(path);
       if (!f || !mayRead(f, ctx.principal, ctx.trusted)) continue;
-      rec[path] = typed(f, v);
+      rec[path] = typed(f, row[path]);
     }
     return rec;
   }
