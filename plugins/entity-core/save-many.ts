@@ -39,7 +39,9 @@ export async function createMany(
       for (const [i, row] of rows.entries()) rows[i] = (await lifecycle.beforeSave(row, contexts[i])) ?? row;
   }
   const collections = [];
-  for (const row of rows) collections.push(await service.readyToWrite(session, entity, row, null, options.errors));
+  const allowed = await service.allCreatesAllowed(session, entity);
+  for (const row of rows)
+    collections.push(await service.readyToWrite(session, entity, row, null, options.errors, allowed));
   const stored: Row[] = [];
   const columns = new Set(rows.flatMap((row) => Object.keys(row))).size;
   const size = Math.max(1, Math.min(ROWS_PER_STATEMENT, Math.floor(PARAMS_PER_STATEMENT / Math.max(1, columns))));

@@ -11,7 +11,7 @@ import type { Condition, Query } from './conditions';
 import type { EntityStore } from './store';
 import type { JsonRender, JsonRow } from './json-rows';
 import type { CompiledEntity, SaveContext } from './types';
-import { changesTable, initialValues, mandatory, shapeOf } from './write-values';
+import { changesTable, initialValues, mandatory, shapeOf, structuresAsText } from './write-values';
 
 export { initialValues } from './write-values';
 import { bindEntities, type Entities } from './entities';
@@ -19,7 +19,6 @@ import { cascadeDynamicReferences, checkDynamicReferences, rememberCreated } fro
 import { saveCollections, takeCollections } from './collections';
 import { createMany } from './save-many';
 import { insertNew, queueWith } from './save-linked';
-import { Link } from './link';
 import { present, type BatchOptions, type EntitySession, type SaveErrors, type SaveOptions } from './session';
 
 type Row = Record<string, unknown>;
@@ -169,18 +168,11 @@ export class EntityService {
     values: Row,
     existing: Row | null,
     errors?: SaveErrors,
+    /** A batch found every create allowed ({@link allCreatesAllowed}): no row is asked again. */
+    createsAllowed = false,
   ): Promise<ReturnType<typeof takeCollections>> {
     const collections = takeCollections(entity, values);
-    // A structure given to a text field (and left so by the taps) is stored as its JSON text.
-    for (const [name, value] of Object.entries(values))
-      if (
-        value !== null &&
-        typeof value === 'object' &&
-        !(value instanceof Date) &&
-        !(value instanceof Link) &&
-        !entity.byName.get(name)?.serialize
-      )
-        values[name] = JSON.stringify(value);
+    structuresAsText(entity, values);
     if (shapeOf(entity).dynamic.length)
       await checkDynamicReferences(session.db, this.registry, entity, values, { ...existing, ...values });
     if (!existing) {
@@ -195,8 +187,14 @@ export class EntityService {
       const viewer = this.viewer(session);
       if (viewer && (await this.store.access.touches(entity, values, viewer)))
         await this.checkWrite(session, entity, 'edit', { proposed: { ...existing, ...values } }, errors);
-    } else await this.checkWrite(session, entity, 'create', { proposed: values }, errors);
+    } else if (!createsAllowed) await this.checkWrite(session, entity, 'create', { proposed: values }, errors);
     return collections;
+  }
+
+  /** Whether this session may create any row of `entity` (trusted, or row access answers `all`): asked once a batch. */
+  async allCreatesAllowed(session: EntitySession, entity: CompiledEntity): Promise<boolean> {
+    const viewer = this.viewer(session);
+    return !viewer || (await this.store.access.answer(entity, 'create', viewer)) === 'all';
   }
 
   /**

@@ -1,5 +1,6 @@
 /** The per-row parts of a write that look at the entity's fields: starting values, mandatory fields. */
 import { KernelError } from '../../kernel';
+import { Link } from './link';
 import type { CompiledEntity, FieldDef } from './types';
 
 type Row = Record<string, unknown>;
@@ -39,6 +40,21 @@ export function shapeOf(entity: CompiledEntity): WriteShape {
     shapes.set(entity.fields, shape);
   }
   return shape;
+}
+
+/** A structure given to a text field (and left so by the taps) is stored as its JSON text. */
+export function structuresAsText(entity: CompiledEntity, values: Row): void {
+  for (const name in values) {
+    const value = values[name];
+    if (
+      value !== null &&
+      typeof value === 'object' &&
+      !(value instanceof Date) &&
+      !(value instanceof Link) &&
+      !entity.byName.get(name)?.serialize
+    )
+      values[name] = JSON.stringify(value);
+  }
 }
 
 export function mandatory(fields: string[], entity: CompiledEntity): KernelError {

@@ -107,6 +107,25 @@ describe('acl: group ACLs over HTTP (4.7.0)', function () {
     expect((await crm.api3(staff, 'Contact', 'create', { id: outsider, nick_name: 'Os' })).is_error).to.equal(1);
   });
 
+  it('a batch of new records (APIv4 save) by a user with group access is checked row by row, as one record is', async () => {
+    // Row access for this user is conditional, not "all": each row is asked (a batch asks once only when
+    // every create is allowed). A single Email create is refused to the user, and so is a batch.
+    const count = async () => Number((await crm.t.kernel.db('crm_email').count({ n: '*' }))[0].n);
+    const before = await count();
+    const one = await crm.api4(staff, 'Email', 'create', {
+      values: { contact_id: alice, email: 'alice.one@example.org' },
+    });
+    expect(one, JSON.stringify(one)).to.include({ error_message: 'ACL check failed', status: 403 });
+    const batch = await crm.api4(staff, 'Email', 'save', {
+      records: [
+        { contact_id: alice, email: 'alice.batch1@example.org' },
+        { contact_id: outsider, email: 'oscar.batch@example.org' },
+      ],
+    });
+    expect(batch, JSON.stringify(batch)).to.include({ error_message: 'ACL check failed', status: 403 });
+    expect(await count()).to.equal(before);
+  });
+
   it("a smart group as the ACL's group: the user sees its saved search's matches, less those Removed", async () => {
     const search = await crm.api4(admin, 'SavedSearch', 'create', {
       values: { name: 'zeds', api_entity: 'Contact', api_params: { where: [['last_name', '=', 'Zed']] } },
