@@ -7,6 +7,7 @@
 import type { Knex } from 'knex';
 import { columnName, sqlType } from './schema';
 import type { CompiledEntity, FieldDef } from './types';
+import { fromDb, type FieldCipher } from './values';
 
 type Row = Record<string, unknown>;
 
@@ -35,8 +36,16 @@ export function unnestable(rows: Row[]): boolean {
   );
 }
 
-/** Inserts `rows` (column names → database values); returns the RETURNING rows in the same order. */
-export async function insertUnnest(db: Knex, entity: CompiledEntity, rows: Row[], returning: string[]): Promise<Row[]> {
+/**
+ * Inserts `rows` (column names → database values); returns the RETURNING rows in the same order, each an array
+ * of the `returning` columns' values.
+ */
+export async function insertUnnest(
+  db: Knex,
+  entity: CompiledEntity,
+  rows: Row[],
+  returning: string[],
+): Promise<unknown[][]> {
   const fieldOf = new Map(entity.fields.map((field) => [columnName(field), field]));
   const groups = new Map<string, number[]>();
   for (const [i, row] of rows.entries()) {
@@ -45,27 +54,49 @@ export async function insertUnnest(db: Knex, entity: CompiledEntity, rows: Row[]
     if (group) group.push(i);
     else groups.set(key, [i]);
   }
-  const out: Row[] = new Array(rows.length);
+  const out: unknown[][] = new Array(rows.length);
   for (const [key, indexes] of groups) {
     const columns = key ? key.split(',') : [];
     const returned = columns.length
       ? ((
-          await db.raw(
-            `insert into ?? (${columns.map(() => '??').join(', ')}) select * from unnest(${columns
-              .map((column) => `?::${arrayType(entity, fieldOf.get(column)!)}`)
-              .join(', ')}) returning ${returning.map(() => '??').join(', ')}`,
-            [
-              entity.table,
-              ...columns,
-              ...columns.map((column) => arrayLiteral(indexes.map((i) => rows[i][column]))),
-              ...returning,
-            ],
-          )
-        ).rows as Row[])
+          await db
+            .raw(
+              `insert into ?? (${columns.map(() => '??').join(', ')}) select * from unnest(${columns
+                .map((column) => `?::${arrayType(entity, fieldOf.get(column)!)}`)
+                .join(', ')}) returning ${returning.map(() => '??').join(', ')}`,
+              [
+                entity.table,
+                ...columns,
+                ...columns.map((column) => arrayLiteral(indexes.map((i) => rows[i][column]))),
+                ...returning,
+              ],
+            )
+            .options({ rowMode: 'array' })
+        ).rows as unknown[][])
       : ((await db(entity.table)
           .insert(indexes.map(() => ({})))
-          .returning(returning)) as Row[]);
+          .returning(returning)
+          .options({ rowMode: 'array' })) as unknown[][]);
     indexes.forEach((index, k) => (out[index] = returned[k]));
   }
   return out;
+}
+
+/** The RETURNING columns of a write, and a returned row (by column name, or as an array in their order) as fields. */
+export type Returning = { columns: string[]; map: (row: Row) => Row; fromArray: (row: unknown[]) => Row };
+
+export function returningOf(fields: FieldDef[], cipher?: FieldCipher): Returning {
+  return {
+    columns: fields.map((field) => field.column ?? field.name),
+    map: (row) => {
+      const out: Row = {};
+      for (const field of fields) out[field.name] = fromDb(field, row[field.column ?? field.name], cipher);
+      return out;
+    },
+    fromArray: (row) => {
+      const out: Row = {};
+      for (let i = 0; i < fields.length; i++) out[fields[i].name] = fromDb(fields[i], row[i], cipher);
+      return out;
+    },
+  };
 }
