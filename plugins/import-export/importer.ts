@@ -78,8 +78,8 @@ const WRITTEN: Record<Target['kind'], string | undefined> = {
 /**
  * The planner's statistics of the tables an import writes, after 10, 100, 1,000… batches of a run and at its
  * end: PGlite has no autovacuum, and PostgreSQL's runs later. Without them the batches' own look-ups (the
- * primary rules' `contact_id IN (…)`, the duplicate rule) were planned as if the tables were empty: sequential
- * scans that made a 1M-row import quadratic (5,000 rows/s at 20,000, 1,400/s past 600,000); and a read
+ * primary rules' `contact_id IN (…)` on emails and phones) were planned as if the tables were empty: sequential
+ * scans that made a 1M-row import quadratic (5,000 rows/s at 20,000, ~1,400/s past 800,000); and a read
  * joining those tables afterwards (an export's keyset pages) likewise.
  */
 export function analyseDue(batches: number): boolean {
