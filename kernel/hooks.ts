@@ -174,7 +174,7 @@ export class HookBus {
   private checkKind(ref: HookRef<HookKind, never, unknown>, plugin?: string): void {
     const known = this.kinds.get(ref.id);
     if (known === ref.kind) return; // seen before: every run of a hook passes here
-    if (known && known !== ref.kind) {
+    if (known) {
       throw new KernelError(
         'E_HOOK_KIND',
         `Hook ${ref.id} is a ${known} hook but was used as ${ref.kind}${plugin ? ` by plugin ${plugin}` : ''}`,

@@ -124,9 +124,11 @@ export class Api4Base {
 
   /** Written records in the order of `ids` (one query for a batch). */
   protected async readByIds(e: CompiledEntity, ids: number[], ctx: ActionContext): Promise<Row[]> {
-    const where = [{ path: 'id', op: 'IN' as const, value: ids }];
-    const rows = await this.service.store.select(ctx.db, e, { where, select: [...this.written(e, ctx).keys()] }, null);
-    const byId = new Map(rows.map((row) => [Number(row.id), row]));
+    const query = {
+      where: [{ path: 'id', op: 'IN' as const, value: ids }],
+      select: [...this.answerFields(e, ctx).keys()],
+    };
+    const byId = new Map((await this.service.store.select(ctx.db, e, query, null)).map((row) => [Number(row.id), row]));
     return this.shown(
       e,
       ids.map((id) => byId.get(id) ?? { id }),
@@ -136,11 +138,12 @@ export class Api4Base {
 
   /** Stored rows (a batch write's, which reads them back as {@link readByIds} would) as that answer shows them. */
   protected shown(e: CompiledEntity, rows: Row[], ctx: Reader): Row[] {
-    const fields = this.written(e, ctx);
+    const fields = this.answerFields(e, ctx);
     return rows.map((row) => this.out(fields, row, ctx));
   }
 
-  private written(e: CompiledEntity, ctx: Reader): Map<string, FieldDef> {
+  /** The fields a write's answer shows: every readable one but secrets, which are never echoed. */
+  private answerFields(e: CompiledEntity, ctx: Reader): Map<string, FieldDef> {
     return new Map([...this.allFields(e, ctx)].filter(([, f]) => !f.secret));
   }
 

@@ -101,7 +101,9 @@ export class Api4Saves extends Api4Writes {
     const byTarget = new Map<string, RelatedBatch[]>();
     for (const group of groups.values()) {
       const name = group.related.field.related!.entity;
-      byTarget.set(name, [...(byTarget.get(name) ?? []), group]);
+      const list = byTarget.get(name);
+      if (list) list.push(group);
+      else byTarget.set(name, [group]);
     }
     const write = async ({ related, entries }: RelatedBatch) => {
       const { entity: name, fk, where = {} } = related.field.related!;

@@ -86,17 +86,11 @@ export async function insertUnnest(
 export type Returning = { columns: string[]; map: (row: Row) => Row; fromArray: (row: unknown[]) => Row };
 
 export function returningOf(fields: FieldDef[], cipher?: FieldCipher): Returning {
-  return {
-    columns: fields.map((field) => field.column ?? field.name),
-    map: (row) => {
-      const out: Row = {};
-      for (const field of fields) out[field.name] = fromDb(field, row[field.column ?? field.name], cipher);
-      return out;
-    },
-    fromArray: (row) => {
-      const out: Row = {};
-      for (let i = 0; i < fields.length; i++) out[fields[i].name] = fromDb(fields[i], row[i], cipher);
-      return out;
-    },
+  const columns = fields.map((field) => field.column ?? field.name);
+  const fromArray = (row: unknown[]) => {
+    const out: Row = {};
+    for (let i = 0; i < fields.length; i++) out[fields[i].name] = fromDb(fields[i], row[i], cipher);
+    return out;
   };
+  return { columns, fromArray, map: (row) => fromArray(columns.map((column) => row[column])) };
 }

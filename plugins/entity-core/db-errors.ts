@@ -10,10 +10,16 @@ const SQLSTATE = /^[0-9A-Z]{5}$/;
  * when the error did not come from the database.
  */
 export function dbError(err: unknown): KernelError | undefined {
+  const found = sqlStateOf(err);
+  return found && fromSqlState(found.code, found.error);
+}
+
+/** The database's error in `err` or its causes (knex and our wrappers nest it), with its SQLSTATE. */
+function sqlStateOf(err: unknown): { code: string; error: unknown } | undefined {
   let current: unknown = err;
   for (let depth = 0; depth < 4 && current; depth++) {
     const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && SQLSTATE.test(code)) return fromSqlState(code, current);
+    if (typeof code === 'string' && SQLSTATE.test(code)) return { code, error: current };
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
@@ -74,14 +80,6 @@ export async function guarded<T>(run: () => Promise<T>): Promise<T> {
 export async function settleAll<T>(writes: Array<Promise<T>>): Promise<T[]> {
   const settled = await Promise.allSettled(writes);
   const failures = settled.flatMap((write) => (write.status === 'rejected' ? [write.reason as unknown] : []));
-  if (failures.length) throw failures.find((err) => !abortedTransaction(err)) ?? failures[0];
+  if (failures.length) throw failures.find((err) => sqlStateOf(err)?.code !== '25P02') ?? failures[0];
   return settled.map((write) => (write as PromiseFulfilledResult<T>).value);
-}
-
-function abortedTransaction(err: unknown): boolean {
-  for (let current = err, depth = 0; depth < 4 && current; depth++) {
-    if ((current as { code?: unknown }).code === '25P02') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
 }

@@ -167,7 +167,9 @@ export async function runImport(deps: ImportDeps, request: ImportRequest): Promi
     if (pending.length) await startWriting(pending);
     await writing;
     await finishJob(db, job);
-    await analyseWritten(deps, mapping, batchNo - before.last_batch);
+    // At the end too, unless the last batch's count just had them analysed.
+    const written = batchNo - before.last_batch;
+    if (!analyseDue(written)) await analyseWritten(deps, mapping, written);
   } catch (err) {
     await writing?.catch(() => undefined); // a batch in flight settles before the job is marked failed
     await finishJob(db, job, (err as Error).message).catch(() => undefined);
