@@ -150,8 +150,10 @@ export class HookBus {
         }
         return undefined as O;
       case 'collect': {
-        // Taps are independent, so they run concurrently; results keep tap order.
-        const outs = await Promise.all(taps.map((t) => call(t, ref, args)));
+        // Taps are independent, so they run concurrently; results keep tap order. Only answers that are
+        // promises are waited for (most taps of a per-read hook answer at once, for other entities).
+        const called = taps.map((t) => call(t, ref, args));
+        const outs = called.some(isThenable) ? await Promise.all(called) : called;
         return outs.flatMap((o) => (o === undefined ? [] : Array.isArray(o) ? o : [o])) as O;
       }
     }

@@ -162,8 +162,37 @@ function actionContext(
   };
 }
 
+/**
+ * A deep copy of params for the validator to coerce in place (the caller's object stays as given). Plain
+ * objects and arrays (all an HTTP binding ever sends) are copied by hand, several times faster than
+ * `structuredClone` on a small request; anything else (a Date, a Buffer, a cycle past 64 levels, a value
+ * it cannot clone) goes to `structuredClone`, so the result and the refusals are the same.
+ */
+export function cloneParams<T>(value: T, depth: number): T {
+  if (typeof value !== 'object' || value === null) {
+    if (typeof value === 'function' || typeof value === 'symbol') return structuredClone(value);
+    return value;
+  }
+  if (depth > 64) return structuredClone(value);
+  if (Array.isArray(value)) {
+    const out = new Array(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = cloneParams(value[i], depth + 1);
+    return out as T;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return structuredClone(value);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const item = cloneParams((value as Record<string, unknown>)[key], depth + 1);
+    // An own `__proto__` key (JSON.parse makes one) stays a key, as structuredClone keeps it.
+    if (key === '__proto__')
+      Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+    else out[key] = item;
+  }
+  return out as T;
+}
+
 function validated(def: CompiledAction, params: Record<string, unknown>): Record<string, unknown> {
-  const copy = structuredClone(params ?? {});
+  const copy = cloneParams(params ?? {}, 0);
   if (!def.validate(copy)) {
     const problems = describeErrors(def.validate.errors);
     // The failing keys (dotted), so a binding can word the error its own way.

@@ -17,7 +17,7 @@ import { type Condition } from '../entity-core';
 import { optionsOf, optionText, orderOfValues, splitSuffix, translateFilter, type Suffix } from './suffixes';
 import { mayRead, mentions, parseOrderBy, parseWhere, resolvePath, v4Fields, type WhereContext } from './params';
 import type { Row } from './types';
-import { chainRefs, typed } from './rows';
+import { chainRefs, shownRows, typed } from './rows';
 import { parseAggregate, parseGroupBy, parseHaving, parseJoins } from './query-parts';
 
 export type Params = Record<string, unknown>;
@@ -222,7 +222,7 @@ export class Api4Base {
     }
     let values: Row[] = [];
     if (fields.size) {
-      const raw = await this.service.get(this.session(ctx), entity, {
+      const { paths, rows } = await this.service.getRows(this.session(ctx), entity, {
         ...shape,
         where,
         select: [...fields.keys()].map((key) => aggregates.get(key) ?? key),
@@ -230,8 +230,7 @@ export class Api4Base {
         limit: (params.limit as number) || undefined,
         offset: (params.offset as number) || undefined,
       });
-      values = raw.map((r) => {
-        const row = this.out(fields, r, ctx);
+      values = shownRows(fields, paths, rows, ctx).map((row) => {
         for (const column of suffixed) row[column.key] = optionText(column.options, column.suffix, row[column.base]);
         for (const base of hiddenBases) delete row[base];
         return row;

@@ -1,7 +1,8 @@
 /** Row helpers of the APIv4 translator: wire typing, in-memory filters for metadata rows, chain substitution. */
 import { isList, type FieldDef } from '../entity-core';
-import { invalid } from './params';
+import { invalid, mayRead } from './params';
 import type { Row } from './types';
+import type { Reader } from './base';
 
 /** `select` over metadata rows (getFields, getActions): only the named properties. */
 export function pick(rows: Row[], select: unknown): Row[] {
@@ -147,4 +148,21 @@ export function indexPair(index: unknown): [string, string] | undefined {
 export function indexFields(index: unknown): string[] {
   if (typeof index === 'string' && !/^\d+$/.test(index) && index) return [index];
   return indexPair(index) ?? [];
+}
+
+/**
+ * Rows read as arrays (in the order of `paths`) as APIv4 shows them: JSON types, each column the reader may
+ * see (secrets only with their permission). What may be read is decided once per column, not per value.
+ */
+export function shownRows(fieldsByPath: Map<string, FieldDef>, paths: string[], rows: unknown[][], ctx: Reader): Row[] {
+  const shown: Array<{ path: string; field: FieldDef; index: number }> = [];
+  paths.forEach((path, index) => {
+    const field = fieldsByPath.get(path);
+    if (field && mayRead(field, ctx.principal, ctx.trusted)) shown.push({ path, field, index });
+  });
+  return rows.map((values) => {
+    const row: Row = {};
+    for (const { path, field, index } of shown) row[path] = typed(field, values[index]);
+    return row;
+  });
 }

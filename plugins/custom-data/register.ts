@@ -34,14 +34,16 @@ export default definePlugin(({ services, actions, hooks, log, onReady, onClose, 
     if (extendedName(name, () => true)) registry.extend(name, customValueLifecycle(custom, registry, name));
   defineCustomValueActions(actions, custom, registry, () => services.resolve<EntityService>('entityService'));
   // Values on a contact follow the contact (`ownerField`); values on other records follow that record's access.
-  hooks.tap(entityAccess, async ({ entity, operation, principal }) => {
+  // Not async: an entity other than a custom group's is answered at once (this runs on every read).
+  hooks.tap(entityAccess, ({ entity, operation, principal }) => {
     const found = entity.startsWith('Custom_') ? custom.groupOf(entity) : undefined;
     const extended = found && custom.extended(found);
     if (!extended || extended.name === 'Contact') return undefined;
     const store = services.resolve<EntityStore>('entityStore');
-    const access = await store.access.answer(extended, operation === 'view' ? 'view' : 'edit', principal);
-    if (access === 'all' || access === 'none') return access;
-    return { where: [{ exists: { entity: extended.name, field: 'id', ref: 'entity_id', where: access.where } }] };
+    return store.access.answer(extended, operation === 'view' ? 'view' : 'edit', principal).then((access) => {
+      if (access === 'all' || access === 'none') return access;
+      return { where: [{ exists: { entity: extended.name, field: 'id', ref: 'entity_id', where: access.where } }] };
+    });
   });
   onReady(async () => {
     try {

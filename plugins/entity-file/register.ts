@@ -90,10 +90,12 @@ export default definePlugin<FileConfig>(({ config, serviceConfig, services, hook
     return allowed.length ? { where: [{ or: allowed }] } : 'none';
   }
 
-  hooks.tap(entityAccess, async ({ entity, operation, principal }) => {
+  // Not async: other entities are answered at once (this runs on every read).
+  hooks.tap(entityAccess, ({ entity, operation, principal }) => {
     if (entity !== 'EntityFile' && entity !== 'File') return undefined;
-    const access = await attachedAccess(principal, operation === 'view' ? 'view' : 'edit');
-    if (entity === 'EntityFile' || access === 'all' || access === 'none') return access;
-    return { where: [{ exists: { entity: 'EntityFile', field: 'file_id', where: access.where } }] };
+    return attachedAccess(principal, operation === 'view' ? 'view' : 'edit').then((access) => {
+      if (entity === 'EntityFile' || access === 'all' || access === 'none') return access;
+      return { where: [{ exists: { entity: 'EntityFile', field: 'file_id', where: access.where } }] };
+    });
   });
 });
