@@ -182,11 +182,10 @@ export function cloneParams<T>(value: T, depth: number): T {
   if (Object.getPrototypeOf(value) !== Object.prototype) return structuredClone(value);
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
-    const item = cloneParams((value as Record<string, unknown>)[key], depth + 1);
-    // An own `__proto__` key (JSON.parse makes one) stays a key, as structuredClone keeps it.
-    if (key === '__proto__')
-      Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
-    else out[key] = item;
+    // JSON.parse makes `__proto__` an own key; assigned anywhere further on, it would set a prototype and its
+    // value would be lost in silence. No parameter or field has that name: it is refused here, for every API.
+    if (key === '__proto__') throw new KernelError('E_INVALID_PARAMS', "Invalid key '__proto__' in params");
+    out[key] = cloneParams((value as Record<string, unknown>)[key], depth + 1);
   }
   return out as T;
 }

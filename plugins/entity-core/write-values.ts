@@ -7,8 +7,10 @@ type Row = Record<string, unknown>;
 
 /** The values a write starts from: the input without its id, and on create the fields' API defaults. */
 export function initialValues(entity: CompiledEntity, input: Row, existing: Row | null): Row {
-  const values: Row = { ...input };
-  delete values.id;
+  // Copied without `id` rather than deleted after: a `delete` turns the object into a slow dictionary for
+  // every later read and write of its values (measured: the defaults' loop was the import's hottest line).
+  const values: Row = {};
+  for (const key of Object.keys(input)) if (key !== 'id') values[key] = input[key];
   if (!existing)
     for (const field of shapeOf(entity).defaulted)
       if (values[field.name] === undefined) values[field.name] = field.apiDefault;

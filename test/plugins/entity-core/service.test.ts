@@ -108,6 +108,25 @@ describe('entity service (entity-core): one save/delete sequence under both APIs
     expect(deleted).to.deep.equal([first.values[0].id, second.values[0].id]);
   });
 
+  it('refuses a value named __proto__ (JSON makes it an own key) with a clear error: never dropped, nothing written', async () => {
+    const values = JSON.parse(
+      '{"contact_type": "Individual", "first_name": "Proto", "__proto__": {"is_deleted": true}}',
+    );
+    const err = await k.t.kernel
+      .call({ version: 4, entity: 'Contact', action: 'create', params: { values }, principal: ADMIN })
+      .catch((e: Error) => e);
+    expect(err).to.be.instanceOf(Error);
+    expect((err as Error).message).to.equal("Invalid key '__proto__' in params");
+    const found = await k.t.kernel.call({
+      version: 4,
+      entity: 'Contact',
+      action: 'get',
+      params: { where: [['first_name', '=', 'Proto']] },
+      principal: ADMIN,
+    });
+    expect((found as { values: unknown[] }).values).to.deep.equal([]);
+  });
+
   it('refuses unknown ids through sc.entities with a clear error', async () => {
     const entities = service.bind({ db: k.t.kernel.db, principal: ADMIN, trusted: true });
     const err = await entities.save('Contact', { id: 999999, first_name: 'x' }).catch((e: Error) => e);
