@@ -10,6 +10,7 @@ import { writeQueued } from './save-linked';
 import type { EntityService, BatchOptions, EntitySession } from './service';
 import { initialValues } from './service';
 import { changesTable } from './write-values';
+import { groupByColumns } from './bulk-insert';
 import type { BatchSaveContext, CompiledEntity } from './types';
 
 type Row = Record<string, unknown>;
@@ -43,7 +44,7 @@ export async function createMany(
   for (const row of rows)
     collections.push(await service.readyToWrite(session, entity, row, null, options.errors, allowed));
   const stored: Row[] = [];
-  const columns = new Set(rows.flatMap((row) => Object.keys(row))).size;
+  const columns = new Set([...groupByColumns(rows).keys()].flatMap((key) => (key ? key.split(',') : []))).size;
   const size = Math.max(1, Math.min(ROWS_PER_STATEMENT, Math.floor(PARAMS_PER_STATEMENT / Math.max(1, columns))));
   for (let start = 0; start < rows.length; start += size)
     stored.push(...(await service.store.insertRows(session.db, entity, rows.slice(start, start + size))));

@@ -180,6 +180,32 @@ describe('api4 save: many new records in one batch (issue 18)', function () {
     expect(res.text).to.not.match(/at .*\.ts:/);
   });
 
+  it('stores records whose columns differ or come in another order, and a number sent for a text field', async () => {
+    const records = [
+      { first_name: 'K1', last_name: 'Keys', external_identifier: 41001 },
+      { last_name: 'Keys', first_name: 'K2', external_identifier: 'x-2' },
+      { first_name: 'K3', last_name: 'Keys', middle_name: 'M' },
+      { first_name: 'K4', last_name: 'Keys', external_identifier: -7.5 },
+      { middle_name: 'N', last_name: 'Keys', first_name: 'K5' },
+    ];
+    const answer = await k.call('Contact', 'save', { records, defaults: { contact_type: 'Individual' } }, ADMIN);
+    const stored = await k.t.kernel
+      .db('crm_contact')
+      .whereIn(
+        'id',
+        answer.values.map((row: Row) => row.id),
+      )
+      .orderBy('first_name')
+      .select('first_name', 'middle_name', 'external_identifier');
+    expect(stored).to.deep.equal([
+      { first_name: 'K1', middle_name: null, external_identifier: '41001' },
+      { first_name: 'K2', middle_name: null, external_identifier: 'x-2' },
+      { first_name: 'K3', middle_name: 'M', external_identifier: null },
+      { first_name: 'K4', middle_name: null, external_identifier: '-7.5' },
+      { first_name: 'K5', middle_name: 'N', external_identifier: null },
+    ]);
+  });
+
   it('mixes updates (by id) and creates, answering in the records order', async () => {
     const first = await k.call(
       'Contact',
