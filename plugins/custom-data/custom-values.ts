@@ -26,6 +26,7 @@ export type CustomWrites = Map<string, Map<string, Row>>;
 type Found = NonNullable<ReturnType<CustomData['meta']['byId']['get']>>;
 
 function fieldOfKey(custom: CustomData, key: string): { found: Found | undefined; record?: string } | undefined {
+  if (!key.startsWith('custom_')) return undefined;
   const byId = CUSTOM_KEY.exec(key);
   if (byId) return { found: custom.meta.byId.get(Number(byId[1])), record: byId[2] };
   const named = NAMED_KEY.exec(key);
@@ -133,6 +134,8 @@ export function customValueLifecycle(custom: CustomData, registry: EntityRegistr
     // It reads option lists and writes the record's own custom values by its id: nothing a linked record writes.
     linkSafe: true,
     async beforeSave(values, sc) {
+      // Every save of an extended entity comes here (an import, thousands a second): most carry no custom value.
+      if (!Object.keys(sc.params).some((key) => key.startsWith('custom_'))) return;
       const { writes, groups } = await parseCustomValues(custom, registry, sc.db, sc.params, entity);
       if (!writes.size) return;
       checkApplies(groups, { ...sc.existing, ...values });
