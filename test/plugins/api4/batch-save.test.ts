@@ -25,6 +25,17 @@ describe('api4 save: many new records in one batch (issue 18)', function () {
   });
   after(async () => k?.t.close());
 
+  /** The rows a save answered, as the table holds them. */
+  const storedContacts = (answer: { values: Row[] }, order: string, columns: string[]) =>
+    k.t.kernel
+      .db('crm_contact')
+      .whereIn(
+        'id',
+        answer.values.map((row) => row.id),
+      )
+      .orderBy(order)
+      .select(columns);
+
   const people = (n: number, tag: string) =>
     Array.from({ length: n }, (_, i) => ({
       first_name: `${tag}${i}`,
@@ -163,14 +174,7 @@ describe('api4 save: many new records in one batch (issue 18)', function () {
       { records: names.map((last_name) => ({ last_name, first_name: 'T' })), defaults: { contact_type: 'Individual' } },
       ADMIN,
     );
-    const stored = await k.t.kernel
-      .db('crm_contact')
-      .whereIn(
-        'id',
-        answer.values.map((row: Row) => row.id),
-      )
-      .orderBy('id')
-      .select('last_name');
+    const stored = await storedContacts(answer, 'id', ['last_name']);
     expect(stored.map((row: Row) => row.last_name)).to.deep.equal(names);
     const res = await post(boss, 'Contact/save', {
       records: [{ last_name: 'ok' }, { last_name: 'x'.repeat(300) }],
@@ -189,14 +193,7 @@ describe('api4 save: many new records in one batch (issue 18)', function () {
       { middle_name: 'N', last_name: 'Keys', first_name: 'K5' },
     ];
     const answer = await k.call('Contact', 'save', { records, defaults: { contact_type: 'Individual' } }, ADMIN);
-    const stored = await k.t.kernel
-      .db('crm_contact')
-      .whereIn(
-        'id',
-        answer.values.map((row: Row) => row.id),
-      )
-      .orderBy('first_name')
-      .select('first_name', 'middle_name', 'external_identifier');
+    const stored = await storedContacts(answer, 'first_name', ['first_name', 'middle_name', 'external_identifier']);
     expect(stored).to.deep.equal([
       { first_name: 'K1', middle_name: null, external_identifier: '41001' },
       { first_name: 'K2', middle_name: null, external_identifier: 'x-2' },
