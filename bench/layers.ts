@@ -26,7 +26,11 @@ const { entityStore: store, entities } = kernel.container.cradle as unknown as {
   entities: import('../plugins/entity-core').EntityRegistry;
 };
 const contact = entities.get('Contact')!;
-const admin = { contactId: 1, via: 'bench', permissions: new Set(['administer CRM', 'view all contacts', 'access CRM']) };
+const admin = {
+  contactId: 1,
+  via: 'bench',
+  permissions: new Set(['administer CRM', 'view all contacts', 'access CRM']),
+};
 const page = { select: ['id', 'display_name', 'email_primary.email'], orderBy: { sort_name: 'ASC' }, limit: 25 };
 const query = {
   select: page.select,
