@@ -10,7 +10,14 @@ export function initialValues(entity: CompiledEntity, input: Row, existing: Row 
   // Copied without `id` rather than deleted after: a `delete` turns the object into a slow dictionary for
   // every later read and write of its values (measured: the defaults' loop was the import's hottest line).
   const values: Row = {};
-  for (const key of Object.keys(input)) if (key !== 'id') values[key] = input[key];
+  for (const key of Object.keys(input)) {
+    if (key === 'id') continue;
+    // An own `__proto__` key (from JSON, by in-process code: the APIs refuse it) stays a key, as the spread it
+    // replaces kept it: assigned, it would set the row's prototype and its fields would be inherited.
+    if (key === '__proto__')
+      Object.defineProperty(values, key, { value: input[key], enumerable: true, writable: true });
+    else values[key] = input[key];
+  }
   if (!existing)
     for (const field of shapeOf(entity).defaulted)
       if (values[field.name] === undefined) values[field.name] = field.apiDefault;

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { CallRequest } from '../../../kernel';
 import type { EntityRegistry, EntityService } from '../../../plugins/entity-core';
+import { initialValues } from '../../../plugins/entity-core/write-values';
 import type { Api3Service } from '../../../plugins/api3';
 import { ADMIN, bootApi4, type Api4Kernel } from '../api4/helpers';
 
@@ -125,6 +126,15 @@ describe('entity service (entity-core): one save/delete sequence under both APIs
       principal: ADMIN,
     });
     expect((found as { values: unknown[] }).values).to.deep.equal([]);
+  });
+
+  it('a write starts from the values as own keys: an own __proto__ key (in-process code) never sets a prototype', () => {
+    const contact = k.t.kernel.container.resolve<EntityRegistry>('entities').get('Contact')!;
+    const input = JSON.parse('{"id": 5, "last_name": "Own", "__proto__": {"first_name": "Inherited"}}');
+    const values = initialValues(contact, input, null);
+    expect(Object.getPrototypeOf(values)).to.equal(Object.prototype);
+    expect(values.first_name).to.equal(undefined);
+    expect(Object.keys(values)).to.include.members(['last_name', '__proto__']).and.not.include('id');
   });
 
   it('refuses unknown ids through sc.entities with a clear error', async () => {
