@@ -81,13 +81,20 @@ export async function* csvRecords(
   const source = 'path' in input ? input.path : 'the CSV text';
   const bytes = 'path' in input ? createReadStream(input.path) : Readable.from([Buffer.from(input.text, 'utf8')]);
   // Loaded by the first import, not at every start (csv-parse is ~10 modules).
-  const { parse, CsvError: csvError } = await import('csv-parse');
-  const parser = parse({
+  const { Parser, CsvError: csvError } = await import('csv-parse');
+  // Each record with the line it ends on, read from the parser's counters as it hands the record on (it does so
+  // synchronously): the same number csv-parse's `info` option gives, without the three objects that option
+  // copies for every record (~4% of an import's time, and its garbage).
+  class LineParser extends Parser {
+    override push(record: unknown, encoding?: BufferEncoding): boolean {
+      return super.push(record === null ? null : { record, line: this.info.lines }, encoding);
+    }
+  }
+  const parser = new LineParser({
     relax_column_count: true,
     max_record_size: options.maxRecordBytes,
     delimiter: options.delimiter ?? ',',
     skip_empty_lines: true,
-    info: true,
   });
   const decode = decoder('path' in input ? options.encoding : undefined, source);
   bytes.on('error', (err: Error) => parser.destroy(err));
@@ -95,10 +102,10 @@ export async function* csvRecords(
   bytes.pipe(decode).pipe(parser);
   let row = -1;
   try {
-    for await (const item of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+    for await (const item of parser as AsyncIterable<{ record: string[]; line: number }>) {
       row += 1;
       if (row === 0) yield { header: item.record.map((cell) => cell.trim()) };
-      else yield { row, line: item.info.lines, cells: item.record };
+      else yield { row, line: item.line, cells: item.record };
     }
   } catch (err) {
     throw csvFault(err, source, options.maxRecordBytes, csvError);

@@ -46,11 +46,7 @@ export async function findMatches(db: Knex, on: MatchOn, keys: string[]): Promis
   if (!keys.length) return found;
   const rows = (
     on === 'email'
-      ? await db('crm_email as e')
-          .join('crm_contact as c', 'c.id', 'e.contact_id')
-          .where('c.is_deleted', false)
-          .whereRaw('lower(e.email) = any(?)', [keys])
-          .distinct('e.contact_id as id', db.raw('lower(e.email) as key'))
+      ? (await db.raw(MATCH_EMAILS, [keys])).rows
       : await db('crm_contact')
           .whereRaw('lower(external_identifier) = any(?)', [keys])
           .select('id', db.raw('lower(external_identifier) as key'))
@@ -58,6 +54,14 @@ export async function findMatches(db: Knex, on: MatchOn, keys: string[]): Promis
   for (const row of rows) found.set(row.key, [...(found.get(row.key) ?? []), Number(row.id)]);
   return found;
 }
+
+/**
+ * One index probe per key (lateral): given the keys as one list, the planner chose to scan every email and every
+ * contact (~27 ms a batch at 100,000 contacts, growing with the table) where the probes take ~4 ms.
+ */
+const MATCH_EMAILS = `select m.id, k.key from unnest(?::text[]) as k(key) cross join lateral (
+  select distinct e.contact_id as id from crm_email e join crm_contact c on c.id = e.contact_id
+  where c.is_deleted = false and lower(e.email) = k.key) m`;
 
 /** Group and tag names → ids; the first unknown one is the row's reason to be refused. */
 export function resolveNames(record: ImportRecord, lookups: Lookups): { groups: number[]; tags: number[] } | string {

@@ -70,6 +70,11 @@ describe('api4 save: many new records in one batch (issue 18)', function () {
     const inserts = sqls.filter((sql) => /^insert/i.test(sql));
     expect(inserts, sqls.join('\n')).to.have.length(2);
     expect(sqls.length, sqls.join('\n')).to.be.below(20);
+    // New contacts' first emails: no other primary to clear, none left without one, so no UPDATE of the emails.
+    expect(
+      sqls.filter((sql) => /^update "?crm_email/i.test(sql)),
+      sqls.join('\n'),
+    ).to.deep.equal([]);
     const emails = await k.t.kernel
       .db('crm_email')
       .whereIn(

@@ -184,6 +184,19 @@ describe('import-export: crm import', function () {
     expect(readFileSync(errors, 'utf8').trim().split('\n')).to.have.length(5);
   });
 
+  it('the error file gives a rejected row the line of the file it ends on (line breaks in cells, empty lines)', async () => {
+    const errors = crm.file('lines-errors.csv');
+    const path = crm.file(
+      'lines.csv',
+      'first_name,last_name,email\n"Two\nLines",Ok,l1@example.org\n\nBad,Mail,nope\n"Three\n\nLines",Ok,l2@example.org\n' +
+        'Bad,Again,nope2\n',
+    );
+    const summary = JSON.parse(await crm.cli('import', [path], { errors }));
+    expect(summary).to.include({ rows_read: 4, created: 2, rejected: 2 });
+    const rows = readFileSync(errors, 'utf8').trim().split('\n').slice(1);
+    expect(rows.map((row) => row.split(',').slice(0, 2).join(','))).to.deep.equal(['2,5', '4,9']);
+  });
+
   it('a batch whose phone the write refuses is written again row by row: only that row is rejected, nothing doubled', async () => {
     const long = '5'.repeat(40); // Phone.phone holds 32 characters
     const path = crm.file(
