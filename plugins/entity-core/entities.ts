@@ -4,6 +4,7 @@ import { present, type EntityService, type EntitySession } from './service';
 import type { Condition, Query } from './conditions';
 import { createLinked } from './save-linked';
 import type { CompiledEntity, FieldDef } from './types';
+import { unknownField } from './write-values';
 
 type Row = Record<string, unknown>;
 
@@ -20,7 +21,10 @@ export interface EntityQuery {
 export interface Entities {
   get(entity: string, query?: EntityQuery): Promise<Row[]>;
   count(entity: string, where?: EntityQuery['where']): Promise<number>;
-  /** Creates, or updates when `values.id` is given; other keys that are not writable fields reach the hooks as params. */
+  /**
+   * Creates, or updates when `values.id` is given; the record also reaches the hooks as params. A key that is no
+   * field of the entity, and that none of its lifecycle taps declares in `params`, is refused (E_INVALID_PARAMS).
+   */
   save(entity: string, values: Row): Promise<Row>;
   /** Creates many records in a few statements (same rules as `save` without an id); stored rows in order. */
   saveMany(entity: string, records: Row[]): Promise<Row[]>;
@@ -78,7 +82,7 @@ export function bindEntities(service: EntityService, session: EntitySession): En
       }
       return service.save(session, entity, values, { existing, params: input });
     },
-    saveMany: (name, records) => {
+    saveMany: async (name, records) => {
       const entity = entityOf(name);
       return service.saveMany(
         session,
@@ -87,7 +91,7 @@ export function bindEntities(service: EntityService, session: EntitySession): En
         { params: records },
       );
     },
-    createLinked: (records) =>
+    createLinked: async (records) =>
       createLinked(
         service,
         session,
@@ -106,12 +110,18 @@ export function bindEntities(service: EntityService, session: EntitySession): En
   };
 }
 
-/** The keys of a record that are writable fields of the entity (the rest reach the hooks as params). */
+/**
+ * The keys of a record that are writable fields of the entity; the whole record reaches the hooks as params. A
+ * key that is no field is refused unless a lifecycle tap of the entity declares it among its `params` (what its
+ * hooks read besides fields): otherwise it would be neither written nor read, lost without a word.
+ */
 export function writable(entity: CompiledEntity, input: Row): Row {
   const values: Row = {};
   for (const [key, value] of Object.entries(input)) {
     const field = entity.lookup.get(key);
-    if (field && !field.related && !field.labelOf && !field.via && value !== undefined) values[field.name] = value;
+    if (!field) {
+      if (!entity.lifecycle.some((tap) => tap.params?.includes(key))) throw unknownField(entity, key);
+    } else if (!field.related && !field.labelOf && !field.via && value !== undefined) values[field.name] = value;
   }
   return values;
 }

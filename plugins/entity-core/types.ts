@@ -154,6 +154,11 @@ export interface EntityLifecycle {
    */
   linkSafe?: boolean;
   /**
+   * Names besides the entity's fields that its hooks read from the save's params, which in-process callers may
+   * pass to `sc.entities.save` (PledgePayment's `_pledge_schedule`). Any other name that is no field is refused.
+   */
+  params?: readonly string[];
+  /**
    * A batch of creates (`saveMany`) runs these instead of beforeSave/afterSave when a tap has them: the same
    * rules for N new rows in a few queries. A tap without them gets its per-row hooks, row by row.
    */

@@ -12,11 +12,8 @@ export function initialValues(entity: CompiledEntity, input: Row, existing: Row 
   const values: Row = {};
   for (const key of Object.keys(input)) {
     if (key === 'id') continue;
-    // An own `__proto__` key (from JSON, by in-process code: the APIs refuse it) stays a key, as the spread it
-    // replaces kept it: assigned, it would set the row's prototype and its fields would be inherited.
-    if (key === '__proto__')
-      Object.defineProperty(values, key, { value: input[key], enumerable: true, writable: true });
-    else values[key] = input[key];
+    if (!entity.byName.has(key)) throw unknownField(entity, key);
+    values[key] = input[key];
   }
   if (!existing)
     for (const field of shapeOf(entity).defaulted)
@@ -64,6 +61,17 @@ export function structuresAsText(entity: CompiledEntity, values: Row): void {
     )
       values[name] = JSON.stringify(value);
   }
+}
+
+/**
+ * A name in a write's values that is no field of the entity: refused, never dropped in silence. The APIs refuse
+ * such names in their own words before the service; this catches in-process callers (lifecycle code, the
+ * import). Values a tap reads that are not fields (Contact's `email`…) travel in the save's `params`.
+ */
+export function unknownField(entity: CompiledEntity, name: string): KernelError {
+  return new KernelError('E_INVALID_PARAMS', `'${name}' is not a field of ${entity.name}`, {
+    details: { error_code: 'unknown_field', error_field: name },
+  });
 }
 
 export function mandatory(fields: string[], entity: CompiledEntity): KernelError {

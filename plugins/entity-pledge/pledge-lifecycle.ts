@@ -131,6 +131,8 @@ export async function completeInstallments(contribution: Row, entities: Entities
 export function extendPledges(entities: EntityRegistry): void {
   entities.extend('Pledge', { beforeSave: beforeSavePledge, afterSave: afterSavePledge });
   entities.extend('PledgePayment', {
+    // The marker its own schedule writes with: those installments are the pledge's, not payments to match.
+    params: [SCHEDULING],
     beforeSave: beforeSavePayment,
     afterSave: (row, sc) => (sc.params[SCHEDULING] ? undefined : refreshPledge(sc.entities, row.pledge_id)),
     afterDelete: (row, sc) => refreshPledge(sc.entities, row.pledge_id),

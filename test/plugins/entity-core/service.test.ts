@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { CallRequest } from '../../../kernel';
+import { KernelError, type CallRequest } from '../../../kernel';
 import type { EntityRegistry, EntityService } from '../../../plugins/entity-core';
 import { initialValues } from '../../../plugins/entity-core/write-values';
 import type { Api3Service } from '../../../plugins/api3';
@@ -128,13 +128,25 @@ describe('entity service (entity-core): one save/delete sequence under both APIs
     expect((found as { values: unknown[] }).values).to.deep.equal([]);
   });
 
-  it('a write starts from the values as own keys: an own __proto__ key (in-process code) never sets a prototype', () => {
+  it('an in-process write naming no field of the entity is refused, not dropped in silence (__proto__ included)', async () => {
     const contact = k.t.kernel.container.resolve<EntityRegistry>('entities').get('Contact')!;
     const input = JSON.parse('{"id": 5, "last_name": "Own", "__proto__": {"first_name": "Inherited"}}');
-    const values = initialValues(contact, input, null);
-    expect(Object.getPrototypeOf(values)).to.equal(Object.prototype);
-    expect(values.first_name).to.equal(undefined);
-    expect(Object.keys(values)).to.include.members(['last_name', '__proto__']).and.not.include('id');
+    expect(() => initialValues(contact, input, null)).to.throw("'__proto__' is not a field of Contact");
+    const values = initialValues(contact, { id: 5, last_name: 'Own' }, null);
+    expect(values.last_name).to.equal('Own');
+    expect(values).not.to.have.property('id');
+    const entities = service.bind({ db: k.t.kernel.db, principal: ADMIN, trusted: true });
+    const before = Number((await k.t.kernel.db('crm_contact').count({ n: '*' }))[0].n);
+    for (const write of [
+      () => entities.save('Contact', { contact_type: 'Individual', last_name: 'Typo', frist_name: 'Ann' }),
+      () => entities.saveMany('Contact', [{ contact_type: 'Individual', last_name: 'Typo', nick: 'A' }]),
+    ]) {
+      const err = await write().catch((e: KernelError) => e);
+      expect(err).to.be.instanceOf(KernelError);
+      expect((err as KernelError).code).to.equal('E_INVALID_PARAMS');
+      expect((err as KernelError).message).to.match(/^'(frist_name|nick)' is not a field of Contact$/);
+    }
+    expect(Number((await k.t.kernel.db('crm_contact').count({ n: '*' }))[0].n)).to.equal(before);
   });
 
   it('refuses unknown ids through sc.entities with a clear error', async () => {
