@@ -100,7 +100,8 @@ export async function resolveValueSuffixes(
 ): Promise<unknown> {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw;
   const out: Row = {};
-  for (const [key, value] of Object.entries(raw as Row)) {
+  for (const key in raw as Row) {
+    const value = (raw as Row)[key];
     const { base, suffix } = splitSuffix(key);
     if (!suffix) {
       out[key] = value;

@@ -21,7 +21,8 @@ export function splitRelated(entity: CompiledEntity, raw: unknown): { own: unkno
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { own: raw, related: [] };
   const own: Row = {};
   const related = new Map<string, RelatedValues>();
-  for (const [key, value] of Object.entries(raw as Row)) {
+  for (const key in raw as Row) {
+    const value = (raw as Row)[key];
     const dot = key.indexOf('.');
     if (dot < 0) {
       own[key] = value;

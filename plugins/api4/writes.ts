@@ -23,7 +23,8 @@ export class Api4Writes extends Api4Base {
     if (raw === undefined || raw === null) return {};
     if (typeof raw !== 'object' || Array.isArray(raw)) throw invalid('values must be an object');
     const out: Row = {};
-    for (const [k, value] of Object.entries(raw as Row)) {
+    for (const k in raw as Row) {
+      const value = (raw as Row)[k];
       if (value === undefined) continue;
       const field = v4Field(entity, k);
       // A secret the caller may not read does not exist for them: it cannot be written either.

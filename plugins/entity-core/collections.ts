@@ -81,22 +81,25 @@ export function collectionSelect(
 const columnOf = (field: FieldDef) => field.column ?? field.name;
 
 /** The collection values a write carries, taken out of `values` (they are not columns of the record). */
-export function takeCollections(entity: CompiledEntity, values: Row): Map<FieldDef, unknown> {
-  const taken = new Map<FieldDef, unknown>();
+export function takeCollections(entity: CompiledEntity, values: Row): ReadonlyMap<FieldDef, unknown> {
+  let taken: Map<FieldDef, unknown> | undefined;
   for (const field of shapeOf(entity).collections) {
     if (values[field.name] === undefined) continue;
-    taken.set(field, values[field.name]);
+    (taken ??= new Map()).set(field, values[field.name]);
     delete values[field.name];
   }
-  return taken;
+  // Most writes name no collection: one shared empty answer, not a Map per row of a batch.
+  return taken ?? NO_COLLECTIONS;
 }
+
+const NO_COLLECTIONS: ReadonlyMap<FieldDef, unknown> = new Map();
 
 /** Replaces each collection's child rows of record `id` with the values given (null or [] empties it). */
 export async function saveCollections(
   db: Knex,
   registry: EntityRegistry,
   id: number,
-  taken: Map<FieldDef, unknown>,
+  taken: ReadonlyMap<FieldDef, unknown>,
 ): Promise<void> {
   for (const [field, given] of taken) {
     const collection: Collection = field.collection!;

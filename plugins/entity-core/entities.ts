@@ -117,7 +117,8 @@ export function bindEntities(service: EntityService, session: EntitySession): En
  */
 export function writable(entity: CompiledEntity, input: Row): Row {
   const values: Row = {};
-  for (const [key, value] of Object.entries(input)) {
+  for (const key in input) {
+    const value = input[key];
     const field = entity.lookup.get(key);
     if (!field) {
       if (!entity.lifecycle.some((tap) => tap.params?.includes(key))) throw unknownField(entity, key);

@@ -37,7 +37,7 @@ export async function createMany(
   for (const lifecycle of entity.lifecycle) {
     if (lifecycle.beforeSaveMany) rows = (await lifecycle.beforeSaveMany(rows, batch)) ?? rows;
     else if (lifecycle.beforeSave)
-      for (const [i, row] of rows.entries()) rows[i] = (await lifecycle.beforeSave(row, contexts[i])) ?? row;
+      for (let i = 0; i < rows.length; i++) rows[i] = (await lifecycle.beforeSave(rows[i], contexts[i])) ?? rows[i];
   }
   const collections = [];
   const allowed = await service.allCreatesAllowed(session, entity);
@@ -53,10 +53,11 @@ export async function createMany(
     entity.table,
     stored.map((row) => Number(row.id)),
   );
-  for (const [i, row] of stored.entries()) {
-    if (collections[i].size) await saveCollections(session.db, service.registry, Number(row.id), collections[i]);
+  for (let i = 0; i < stored.length; i++) {
+    const id = Number(stored[i].id);
+    if (collections[i].size) await saveCollections(session.db, service.registry, id, collections[i]);
     // What a hook queued with sc.createWith (a contribution's ledger): after its row, one statement each.
-    await writeQueued(service, session, contexts[i], Number(row.id));
+    await writeQueued(service, session, contexts[i], id);
   }
   if (!entity.lifecycle.some((l) => l.afterSave || l.afterSaveMany)) return stored;
   const sent = await sqlDuring(session.db, async () => {
@@ -67,7 +68,7 @@ export async function createMany(
           batch,
         );
       else if (lifecycle.afterSave)
-        for (const [i, row] of stored.entries()) await lifecycle.afterSave({ ...row }, contexts[i]);
+        for (let i = 0; i < stored.length; i++) await lifecycle.afterSave({ ...stored[i] }, contexts[i]);
     }
   });
   if (!changesTable(sent, entity.table)) return stored;
