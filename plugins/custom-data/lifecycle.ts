@@ -80,6 +80,7 @@ export function groupLifecycle(custom: CustomData, registry: EntityRegistry): En
 
 export function fieldLifecycle(custom: CustomData): EntityLifecycle {
   return {
+    params: ['option_values'],
     async beforeSave(values, sc) {
       const merged = { ...sc.existing, ...values };
       const name = checkedName(merged, 'label', 'Custom field');

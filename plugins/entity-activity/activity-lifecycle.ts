@@ -53,6 +53,7 @@ async function checkContacts(values: Row, sc: SaveContext): Promise<void> {
 
 export function extendActivities(entities: EntityRegistry): void {
   entities.extend('Activity', {
+    params: ['activity_label', 'activity_name'],
     async beforeSave(values, sc) {
       const out = { ...values };
       await typeFromName(out, sc);

@@ -84,6 +84,7 @@ async function deleteCase(row: Row, sc: SaveContext): Promise<'handled' | void> 
 
 export function extendCases(entities: EntityRegistry): void {
   entities.extend('Case', {
+    params: ['case_type', 'creator_id', 'move_to_trash', 'start_date'],
     async beforeSave(values, sc) {
       const out = { ...values };
       await caseTypeFromName(out, sc);

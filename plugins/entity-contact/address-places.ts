@@ -34,6 +34,8 @@ async function stateInCountry(values: Row, sc: SaveContext): Promise<void> {
 }
 
 export const addressPlaces: EntityLifecycle = {
+  // A state named in its country (the import passes it so, and APIv3 `state_province`).
+  params: ['state_province'],
   async beforeSave(values, sc) {
     const out = { ...values };
     await stateInCountry(out, sc);

@@ -43,6 +43,7 @@ export function extendContact(entities: EntityRegistry): void {
   }
 
   entities.extend('Contact', {
+    params: ['current_employer', 'dupe_check', 'email', 'home_url', 'home_URL', 'restore', 'skip_undelete'],
     beforeGet(params) {
       const copy = { ...params };
       const where: Condition[] = [];

@@ -57,7 +57,10 @@ function softCredits(registry: EntityRegistry, credits: unknown, contribution: R
 }
 
 export function extendContributions(entities: EntityRegistry): void {
-  entities.extend('Contribution', { beforeSave: (values, sc) => beforeSave(values, sc, entities) });
+  entities.extend('Contribution', {
+    params: ['line_items', 'skipLineItems', 'soft_credit'],
+    beforeSave: (values, sc) => beforeSave(values, sc, entities),
+  });
   // The deposit account is remembered (ledger.ts): an account write makes every instance forget it.
   const forget = async (_row: Row, sc: SaveContext) => entities.optionsChanged(sc.db);
   entities.extend('FinancialAccount', { afterSave: forget, afterDelete: forget });

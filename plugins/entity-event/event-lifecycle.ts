@@ -65,6 +65,7 @@ function current(): Condition {
 export function extendEvents(registry: EntityRegistry): void {
   const event = () => registry.get('Event');
   registry.extend('Event', {
+    params: ['template_id'],
     beforeGet(params, ctx) {
       if (ctx.api !== 3) return undefined;
       // 4.7.25: price_set_id comes only with a `return` (any return, as the reference adds it then).

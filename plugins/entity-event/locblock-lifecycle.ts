@@ -70,6 +70,7 @@ export function extendLocBlocks(registry: EntityRegistry, service: () => EntityS
   // Nested records and the event link are written with the caller's row access, not the trusted `sc.entities`.
   const checkedFor = (sc: SaveContext) => service().bind({ db: sc.db, principal: sc.principal });
   registry.extend('LocBlock', {
+    params: ['entity_id', 'entity_table'],
     beforeSave: (values, sc) => nestedRecords(values, sc, checkedFor(sc)),
     afterSave: (row, sc) => linkToEvent(row, sc, checkedFor(sc)),
   });

@@ -93,6 +93,7 @@ async function afterRelationshipChange(row: Row, sc: SaveContext, deleted: boole
 export function linkEmployers(entities: EntityRegistry): void {
   entities.extend('Contact', { afterSave: afterContactSave });
   entities.extend('Relationship', {
+    params: ['is_current_employer'],
     afterSave: (row, sc) => afterRelationshipChange(row, sc, false),
     afterDelete: (row, sc) => afterRelationshipChange(row, sc, true),
   });

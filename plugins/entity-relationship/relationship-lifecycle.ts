@@ -95,6 +95,7 @@ async function checkDuplicate(row: Row, sc: SaveContext): Promise<void> {
 
 export function extendRelationships(entities: EntityRegistry): void {
   entities.extend('Relationship', {
+    params: ['relationship_type'],
     async beforeSave(values, sc) {
       const out = { ...values };
       await typeFromName(out, sc);

@@ -63,5 +63,5 @@ async function afterSave(row: Row, sc: SaveContext): Promise<void> {
 }
 
 export function extendProcessors(entities: EntityRegistry): void {
-  entities.extend('PaymentProcessor', { beforeSave, afterSave });
+  entities.extend('PaymentProcessor', { params: ['financial_account_id'], beforeSave, afterSave });
 }

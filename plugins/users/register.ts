@@ -64,6 +64,7 @@ export default definePlugin<UsersOptions>((ctx) => {
   const entities = services.resolve<EntityRegistry>('entities');
   if (entities.find('Contact'))
     entities.extend('Contact', {
+      params: ['api_key'],
       afterDelete: (_row, sc) => services.resolve<ChangeBus>('changeBus').announce(sc.db, PRINCIPALS_TOPIC),
       // A contact's `api_key` authenticates, as in the reference (its hash is what a call is checked against).
       async afterSave(row, sc) {

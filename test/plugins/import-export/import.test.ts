@@ -83,6 +83,7 @@ describe('import-export: crm import', function () {
         Street: 'address.street_address',
         Town: 'address.city',
         Land: 'address.country_id',
+        State: 'address.state_province_id',
         Lists: 'groups',
         Labels: 'tags',
         Colour: 'More_About.Colour',
@@ -91,8 +92,8 @@ describe('import-export: crm import', function () {
     );
     const path = crm.file(
       'full.csv',
-      'Given,Family,Mail,Street,Town,Land,Lists,Labels,Colour,Note\n' +
-        'Grace,Hopper,grace@example.org,1 Navy Way,Arlington,US,Newsletter,Donor;Volunteer,blue,x\n',
+      'Given,Family,Mail,Street,Town,Land,State,Lists,Labels,Colour,Note\n' +
+        'Grace,Hopper,grace@example.org,1 Navy Way,Arlington,US,VA,Newsletter,Donor;Volunteer,blue,x\n',
     );
     const summary = JSON.parse(await crm.cli('import', [path], { map }));
     expect(summary).to.include({ created: 1, rejected: 0 });
@@ -102,6 +103,7 @@ describe('import-export: crm import', function () {
         'address_primary.street_address',
         'address_primary.city',
         'address_primary.country_id:name',
+        'address_primary.state_province_id:name',
         'More_About.Colour',
       ],
     );
@@ -109,6 +111,8 @@ describe('import-export: crm import', function () {
       'address_primary.street_address': '1 Navy Way',
       'address_primary.city': 'Arlington',
       'address_primary.country_id:name': 'United States of America',
+      // A state named by its code, looked up in the address's country.
+      'address_primary.state_province_id:name': 'Virginia',
       'More_About.Colour': 'blue',
     });
     const inGroup = await crm.t.kernel.db('crm_group_contact').where({ contact_id: grace.id });
