@@ -84,7 +84,8 @@ async function deleteCase(row: Row, sc: SaveContext): Promise<'handled' | void> 
 
 export function extendCases(entities: EntityRegistry): void {
   entities.extend('Case', {
-    params: ['case_type', 'creator_id', 'move_to_trash', 'start_date'],
+    // The Open Case activity's own values too (case-timeline.ts).
+    params: ['case_type', 'creator_id', 'move_to_trash', 'start_date', 'location', 'duration', 'medium_id', 'details'],
     async beforeSave(values, sc) {
       const out = { ...values };
       await caseTypeFromName(out, sc);

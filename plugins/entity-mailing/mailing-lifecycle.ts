@@ -122,6 +122,7 @@ async function schedule(row: Row, entities: Entities): Promise<void> {
 
 export function extendMailings(entities: EntityRegistry, mailer: () => Mailer): void {
   entities.extend('Mailing', {
+    params: ['groups', 'mailings'],
     async beforeSave(values, sc) {
       checkWorkflow(values, sc);
       const out: Row = { ...values, modified_date: new Date() };

@@ -128,7 +128,7 @@ async function afterSave(row: Row, sc: SaveContext): Promise<void> {
 const isoDateOr = (value: unknown) => (value instanceof Date ? value.toISOString().slice(0, 10) : (value ?? null));
 
 export function extendMemberships(entities: EntityRegistry): void {
-  entities.extend('Membership', { params: ['skipStatusCal'], beforeSave, afterSave });
+  entities.extend('Membership', { params: ['skipStatusCal', 'num_terms'], beforeSave, afterSave });
   entities.extend('MembershipType', {
     beforeSave: (values, sc) => {
       const name = values.name ?? sc.existing?.name;
