@@ -44,13 +44,10 @@ export function matchKey(record: ImportRecord, on: MatchOn): string | undefined 
 export async function findMatches(db: Knex, on: MatchOn, keys: string[]): Promise<Map<string, number[]>> {
   const found = new Map<string, number[]>();
   if (!keys.length) return found;
-  const rows = (
-    on === 'email'
-      ? (await db.raw(MATCH_EMAILS, [keys])).rows
-      : await db('crm_contact')
-          .whereRaw('lower(external_identifier) = any(?)', [keys])
-          .select('id', db.raw('lower(external_identifier) as key'))
-  ) as Array<{ id: number; key: string }>;
+  const rows = (await db.raw(on === 'email' ? MATCH_EMAILS : MATCH_EXTERNAL, [keys])).rows as Array<{
+    id: number;
+    key: string;
+  }>;
   for (const row of rows) found.set(row.key, [...(found.get(row.key) ?? []), Number(row.id)]);
   return found;
 }
@@ -62,6 +59,10 @@ export async function findMatches(db: Knex, on: MatchOn, keys: string[]): Promis
 const MATCH_EMAILS = `select m.id, k.key from unnest(?::text[]) as k(key) cross join lateral (
   select distinct e.contact_id as id from crm_email e join crm_contact c on c.id = e.contact_id
   where c.is_deleted = false and lower(e.email) = k.key) m`;
+
+/** The same for external identifiers, through Contact's partial `lower(external_identifier)` index. */
+const MATCH_EXTERNAL = `select m.id, k.key from unnest(?::text[]) as k(key) cross join lateral (
+  select c.id from crm_contact c where lower(c.external_identifier) = k.key and c.external_identifier is not null) m`;
 
 /** Group and tag names → ids; the first unknown one is the row's reason to be refused. */
 export function resolveNames(record: ImportRecord, lookups: Lookups): { groups: number[]; tags: number[] } | string {

@@ -162,12 +162,18 @@ describe('import-export: crm import', function () {
   it('matches on external_identifier, and a repeated key in one file updates the contact its first row made', async () => {
     const path = crm.file(
       'ext.csv',
-      'external_identifier,first_name,last_name,phone\nX-1,Mary,Jackson,\nX-1,,Jackson,555-0199\nX-2,Dorothy,Vaughan,\n',
+      'external_identifier,first_name,last_name,phone\nX-1,Mary,Jackson,\nx-1,,Jackson,555-0199\nX-2,Dorothy,Vaughan,\n',
     );
     const summary = JSON.parse(await crm.cli('import', [path], { match: 'external_identifier', onDuplicate: 'fill' }));
     expect(summary).to.include({ created: 2, updated: 1, rejected: 0 });
     const [mary] = await contacts([['external_identifier', '=', 'X-1']], ['first_name', 'phone_primary.phone']);
     expect(mary).to.include({ first_name: 'Mary', 'phone_primary.phone': '555-0199' });
+    // A later file matches the stored identifier whatever its case (the look-up by index, not the batch's memory).
+    const later = crm.file('ext2.csv', 'external_identifier,last_name,phone\nx-2,Vaughan,555-0142\n');
+    const again = JSON.parse(await crm.cli('import', [later], { match: 'external_identifier', onDuplicate: 'fill' }));
+    expect(again).to.include({ created: 0, updated: 1, rejected: 0 });
+    const [dorothy] = await contacts([['external_identifier', '=', 'X-2']], ['first_name', 'phone_primary.phone']);
+    expect(dorothy).to.include({ first_name: 'Dorothy', 'phone_primary.phone': '555-0142' });
   });
 
   it('refuses bad rows one by one with their reasons (ragged, no name, bad email, unknown group)', async () => {
