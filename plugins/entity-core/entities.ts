@@ -119,10 +119,13 @@ export function writable(entity: CompiledEntity, input: Row): Row {
   const values: Row = {};
   for (const key in input) {
     const value = input[key];
+    // An undefined value is not sent (what `{...x, key: maybe}` leaves).
+    if (value === undefined) continue;
     const field = entity.lookup.get(key);
     if (!field) {
       if (!entity.lifecycle.some((tap) => tap.params?.includes(key))) throw unknownField(entity, key);
-    } else if (!field.related && !field.labelOf && !field.via && value !== undefined) values[field.name] = value;
+      // Fields stored elsewhere (custom values, `via`) reach their taps as params only.
+    } else if (!field.related && !field.labelOf && !field.via) values[field.name] = value;
   }
   return values;
 }

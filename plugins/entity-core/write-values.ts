@@ -12,7 +12,10 @@ export function initialValues(entity: CompiledEntity, input: Row, existing: Row 
   const values: Row = {};
   for (const key of Object.keys(input)) {
     if (key === 'id') continue;
-    if (!entity.byName.has(key)) throw unknownField(entity, key);
+    if (!entity.byName.has(key)) {
+      if (input[key] === undefined) continue; // not sent
+      throw unknownField(entity, key);
+    }
     values[key] = input[key];
   }
   if (!existing)

@@ -60,7 +60,10 @@ const MATCH_EMAILS = `select m.id, k.key from unnest(?::text[]) as k(key) cross 
   select distinct e.contact_id as id from crm_email e join crm_contact c on c.id = e.contact_id
   where c.is_deleted = false and lower(e.email) = k.key) m`;
 
-/** The same for external identifiers, through Contact's partial `lower(external_identifier)` index. */
+/**
+ * The same for external identifiers, through Contact's partial `lower(external_identifier)` index (the `is not null`
+ * is what lets the planner prove the index's condition).
+ */
 const MATCH_EXTERNAL = `select m.id, k.key from unnest(?::text[]) as k(key) cross join lateral (
   select c.id from crm_contact c where lower(c.external_identifier) = k.key and c.external_identifier is not null) m`;
 

@@ -149,6 +149,16 @@ describe('entity service (entity-core): one save/delete sequence under both APIs
     expect(Number((await k.t.kernel.db('crm_contact').count({ n: '*' }))[0].n)).to.equal(before);
   });
 
+  it('an undefined value is not sent: no refusal for it, whatever its name', async () => {
+    const entities = service.bind({ db: k.t.kernel.db, principal: ADMIN, trusted: true });
+    const row = await entities.save('Contact', { contact_type: 'Individual', last_name: 'Unsent', nick: undefined });
+    expect(row.last_name).to.equal('Unsent');
+    const [many] = await entities.saveMany('Contact', [
+      { contact_type: 'Individual', last_name: 'Unsent', x: undefined },
+    ]);
+    expect(many.last_name).to.equal('Unsent');
+  });
+
   it('refuses unknown ids through sc.entities with a clear error', async () => {
     const entities = service.bind({ db: k.t.kernel.db, principal: ADMIN, trusted: true });
     const err = await entities.save('Contact', { id: 999999, first_name: 'x' }).catch((e: Error) => e);
