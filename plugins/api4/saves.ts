@@ -4,7 +4,7 @@
  * related records (`email_primary.email`) as one batch per reference; updates go record by record.
  */
 import type { ActionContext } from '../../kernel';
-import { settleAll, type CompiledEntity, type Condition } from '../entity-core';
+import type { CompiledEntity, Condition } from '../entity-core';
 import type { Params } from './base';
 import { invalid, parseWhere, v4Field } from './params';
 import type { Row } from './types';
@@ -96,16 +96,9 @@ export class Api4Saves extends Api4Writes {
         group.entries.push({ index, clean });
         groups.set(related.field.name, group);
       }
-    // One batch per reference; references to different entities started together (one's rows are prepared
-    // while another's INSERT runs), two to the same entity one after the other (its primary rules see both).
-    const byTarget = new Map<string, RelatedBatch[]>();
-    for (const group of groups.values()) {
-      const name = group.related.field.related!.entity;
-      const list = byTarget.get(name);
-      if (list) list.push(group);
-      else byTarget.set(name, [group]);
-    }
-    const write = async ({ related, entries }: RelatedBatch) => {
+    // One batch per reference, one after the other: a pg client runs one query at a time (queuing a second on it
+    // is deprecated; pg 9 refuses it), and two references to one entity in order, so its primary rules see both.
+    for (const { related, entries } of groups.values()) {
       const { entity: name, fk, where = {} } = related.field.related!;
       const target = this.registry.get(name);
       const records = entries.map(({ index, clean }) => ({ ...where, ...clean, [fk]: ids[index] }));
@@ -114,12 +107,7 @@ export class Api4Saves extends Api4Writes {
       entries.forEach(({ index, clean }, k) => {
         for (const key of Object.keys(clean)) out[index][`${related.field.name}.${key}`] = shown[k][key] ?? null;
       });
-    };
-    await settleAll(
-      [...byTarget.values()].map(async (list) => {
-        for (const group of list) await write(group);
-      }),
-    );
+    }
     return out;
   }
 

@@ -71,15 +71,3 @@ export async function guarded<T>(run: () => Promise<T>): Promise<T> {
     throw dbError(err) ?? err;
   }
 }
-
-/**
- * Awaits writes started together on one transaction: every one settles before a failure is thrown (so a
- * rollback finds nothing still queued behind it), and the failure thrown is the write at fault, not one the
- * database refused after it because the transaction was already aborted (25P02).
- */
-export async function settleAll<T>(writes: Array<Promise<T>>): Promise<T[]> {
-  const settled = await Promise.allSettled(writes);
-  const failures = settled.flatMap((write) => (write.status === 'rejected' ? [write.reason as unknown] : []));
-  if (failures.length) throw failures.find((err) => sqlStateOf(err)?.code !== '25P02') ?? failures[0];
-  return settled.map((write) => (write as PromiseFulfilledResult<T>).value);
-}

@@ -4,7 +4,7 @@
  * (`saveMany`), matched contacts updated or filled one by one. A row the data refuses is rejected with its reason.
  */
 import type { Knex } from 'knex';
-import { settleAll, type Entities } from '../entity-core';
+import type { Entities } from '../entity-core';
 import { findMatches, matchKey, resolveNames, type Lookups, type MatchOn } from './lookups';
 import type { ImportRecord } from './records';
 import { updateContact } from './update';
@@ -27,6 +27,8 @@ export interface BatchRules {
   rule: Rule;
   on: MatchOn;
   lookups: Lookups;
+  /** Told the stored contacts each look-up matched; true when it waited for an earlier batch (pipeline.ts). */
+  gate?: (matched: number[]) => Promise<boolean>;
 }
 
 type Row = Record<string, unknown>;
@@ -62,9 +64,9 @@ async function createAll(entities: Entities, creates: Prepared[]): Promise<numbe
       each((p, id) => p.tags.map((tag) => ({ entity_table: 'civicrm_contact', entity_id: id, tag_id: tag }))),
     ],
   ];
-  // Started together, so one entity's rows are prepared while another's INSERT is on the database (one
-  // connection: the statements still run one at a time).
-  await settleAll(children.filter(([, rows]) => rows.length).map(([entity, rows]) => entities.saveMany(entity, rows)));
+  // One after the other: a pg client runs one query at a time, and queuing a second on it is deprecated (pg 9
+  // refuses it). The overlap of Node work and database work comes from the next batch instead (pipeline.ts).
+  for (const [entity, rows] of children) if (rows.length) await entities.saveMany(entity, rows);
   return ids;
 }
 
@@ -84,7 +86,8 @@ export async function writeBatch(
     else ready.push({ record, ...names });
   }
   const keys = [...new Set(ready.map((item) => matchKey(item.record, rules.on)).filter((k): k is string => !!k))];
-  const matches = await findMatches(db, rules.on, keys);
+  let matches = await findMatches(db, rules.on, keys);
+  if (await rules.gate?.([...matches.values()].flat())) matches = await findMatches(db, rules.on, keys);
   const creates: Prepared[] = [];
   const updates: Array<[Prepared, number | Prepared]> = [];
   const firstWith = new Map<string, Prepared>();

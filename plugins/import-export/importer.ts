@@ -8,11 +8,13 @@ import { statSync } from 'node:fs';
 import type { Knex } from 'knex';
 import { KernelError, type Principal } from '../../kernel';
 import type { EntityRegistry, EntityService } from '../entity-core';
-import { writeBatch, type Outcome, type Rule } from './batch';
+import type { Outcome, Rule } from './batch';
+import { commitBatch, prepareBatch } from './commit';
 import { csvRecords, type CsvOptions, type CsvRecord } from './csv-source';
 import { ErrorFile } from './error-file';
-import { advanceJob, findJob, finishJob, startJob, type JobRow } from './job';
+import { findJob, finishJob, startJob, type JobRow } from './job';
 import { loadLookups, type MatchOn } from './lookups';
+import { BatchClaim } from './pipeline';
 import {
   catalogue,
   checkMapping,
@@ -22,7 +24,6 @@ import {
   type Mapping,
   type Target,
 } from './mapping';
-import { toRecord, type ImportRecord } from './records';
 
 export interface ImportRequest {
   input: { path: string } | { text: string };
@@ -133,27 +134,38 @@ export async function runImport(deps: ImportDeps, request: ImportRequest): Promi
   const before = { ...job };
   let batchNo = job.last_batch;
   let pending: CsvRecord[] = [];
-  // A batch is written while the next one is read from the file (the reading fills the write's waits on the
-  // database); batches still commit one after the other, in order, so `resume` stays exact.
-  let writing: Promise<void> | undefined;
+  // Batches in flight, oldest first, each settling once written and reported: two on PostgreSQL (pipeline.ts),
+  // one on the embedded database (one connection). Either way the next one is read from the file meanwhile.
+  const lanes = poolSize(db) > 1 ? 2 : 1;
+  const inFlight: Array<Promise<void>> = [];
+  let latest: BatchClaim | undefined;
 
-  const commit = async (rows: CsvRecord[]) => {
-    batchNo += 1;
-    const outcomes = await commitBatch(deps, job, batchNo, rows, header, mapping, rules, request.beforeCommit);
+  const report = async (rows: CsvRecord[], outcomes: Outcome[], written: number) => {
     const lines = new Map(rows.map((r) => [r.row, r]));
     for (const outcome of outcomes.filter((o) => o.result === 'rejected')) {
       if (rejections.length < 100) rejections.push({ row: outcome.row, reason: outcome.reason });
       await errors?.write(lines.get(outcome.row)!, outcome.reason ?? '');
     }
     request.progress?.(job.rows_read, total);
-    // Between batches (the next one waits for this), so the embedded database's one connection is free.
-    const written = batchNo - before.last_batch;
     if (analyseDue(written)) await analyseWritten(deps, mapping, written);
   };
   const startWriting = async (rows: CsvRecord[]) => {
-    await writing;
-    writing = commit(rows);
-    writing.catch(() => undefined); // awaited before the next batch or at the end: its failure is not lost
+    while (inFlight.length >= lanes) await inFlight.shift();
+    batchNo += 1;
+    const batch = prepareBatch(rows, header, mapping);
+    const claim = new BatchClaim(batch.records, inFlight.length ? latest : undefined);
+    const no = batchNo;
+    claim.committed = commitBatch(deps, job, no, batch, { ...rules, gate: claim.gate }, claim, request.beforeCommit);
+    claim.committed.catch(() => undefined); // awaited by `done` below
+    const reported = inFlight.at(-1);
+    const done = (async () => {
+      const outcomes = (await claim.committed) as Outcome[];
+      await reported; // the earlier batch's rejected rows go first in the error file
+      await report(rows, outcomes, no - before.last_batch);
+    })();
+    done.catch(() => undefined); // awaited before a later batch starts or at the end: its failure is not lost
+    inFlight.push(done);
+    latest = claim;
   };
   try {
     for await (const item of csvRecords(request.input, request.csv)) {
@@ -165,13 +177,13 @@ export async function runImport(deps: ImportDeps, request: ImportRequest): Promi
       }
     }
     if (pending.length) await startWriting(pending);
-    await writing;
+    while (inFlight.length) await inFlight.shift();
     await finishJob(db, job);
     // At the end too, unless the last batch's count just had them analysed.
     const written = batchNo - before.last_batch;
     if (!analyseDue(written)) await analyseWritten(deps, mapping, written);
   } catch (err) {
-    await writing?.catch(() => undefined); // a batch in flight settles before the job is marked failed
+    await Promise.allSettled(inFlight); // batches in flight settle before the job is marked failed
     await finishJob(db, job, (err as Error).message).catch(() => undefined);
     throw err;
   } finally {
@@ -195,45 +207,7 @@ export async function runImport(deps: ImportDeps, request: ImportRequest): Promi
   };
 }
 
-/**
- * One batch, one transaction. The batch is written whole in a savepoint; if the database refuses it, it is
- * written again row by row (each in its own savepoint) so only the rows at fault are rejected.
- */
-async function commitBatch(
-  deps: ImportDeps,
-  job: JobRow,
-  batchNo: number,
-  rows: CsvRecord[],
-  header: string[],
-  mapping: Mapping,
-  rules: Parameters<typeof writeBatch>[3],
-  beforeCommit?: (batch: number) => void | Promise<void>,
-): Promise<Outcome[]> {
-  const bind = (db: Knex) => deps.service.bind({ db, principal: deps.principal, trusted: true });
-  return deps.db.transaction(async (trx) => {
-    const outcomes = new Map<number, Outcome>();
-    const records: ImportRecord[] = [];
-    for (const row of rows) {
-      const record = toRecord(row.row, row.cells, header, mapping);
-      if (typeof record === 'string') outcomes.set(row.row, { row: row.row, result: 'rejected', reason: record });
-      else records.push(record);
-    }
-    try {
-      const written = await trx.transaction((sp) => writeBatch(sp, bind(sp), records, rules));
-      for (const outcome of written) outcomes.set(outcome.row, outcome);
-    } catch {
-      for (const record of records) {
-        try {
-          const [outcome] = await trx.transaction((sp) => writeBatch(sp, bind(sp), [record], rules));
-          outcomes.set(record.row, outcome);
-        } catch (err) {
-          outcomes.set(record.row, { row: record.row, result: 'rejected', reason: (err as Error).message });
-        }
-      }
-    }
-    const ordered = rows.map((row) => outcomes.get(row.row)!);
-    await advanceJob(trx, job, batchNo, ordered);
-    await beforeCommit?.(batchNo);
-    return ordered;
-  });
+/** Connections the database handle may open at once (the embedded engine's: one). */
+function poolSize(db: Knex): number {
+  return (db.client as { config?: { pool?: { max?: number } } }).config?.pool?.max ?? 1;
 }

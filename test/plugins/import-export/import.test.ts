@@ -176,6 +176,48 @@ describe('import-export: crm import', function () {
     expect(dorothy).to.include({ first_name: 'Dorothy', 'phone_primary.phone': '555-0142' });
   });
 
+  it('with a batch in flight (PostgreSQL writes two at once), the next batch sees what it claims: its keys', async () => {
+    // One row a batch, so each row's key meets the batch still in flight before it.
+    const path = crm.file(
+      'adjacent.csv',
+      'first_name,last_name,email,phone,external_identifier\nAnn,Adjacent,ann@example.org,,ADJ-1\n' +
+        ',Adjacent,ANN@example.org,555-0101,\nCy,Adjacent,cy@example.org,,ADJ-9\nDi,Adjacent,di@example.org,,ADJ-9\n' +
+        'Ed,Adjacent,ed@example.org,,\n',
+    );
+    const summary = JSON.parse(await crm.cli('import', [path], { onDuplicate: 'fill', batchSize: 1 }));
+    expect(summary).to.include({ rows_read: 5, created: 3, updated: 1, rejected: 1 });
+    expect(summary.rejections[0].row).to.equal(4);
+    expect(summary.rejections[0].reason).to.match(/already exists/); // the unique external_identifier
+    const got = await contacts(
+      [['last_name', '=', 'Adjacent']],
+      ['first_name', 'external_identifier', 'email_primary.email', 'phone_primary.phone'],
+    );
+    expect(
+      got.map((c: Record<string, unknown>) => [c.first_name, c.external_identifier, c['phone_primary.phone']]),
+    ).to.deep.equal([
+      ['Ann', 'ADJ-1', '555-0101'],
+      ['Cy', 'ADJ-9', null],
+      ['Ed', null, null],
+    ]);
+    // …and the stored contacts it updates: two rows matching one contact by its two emails fill it once.
+    const multi = (
+      await crm.api4(admin, 'Contact', 'create', {
+        values: { contact_type: 'Individual', first_name: 'Mo', last_name: 'Twomail' },
+      })
+    ).values[0].id;
+    for (const email of ['mo1@example.org', 'mo2@example.org'])
+      await crm.api4(admin, 'Email', 'create', { values: { contact_id: multi, email } });
+    const fill = crm.file(
+      'two-mails.csv',
+      'last_name,email,phone\nTwomail,mo1@example.org,555-0201\n' + 'Twomail,mo2@example.org,555-0202\n',
+    );
+    expect(JSON.parse(await crm.cli('import', [fill], { onDuplicate: 'fill', batchSize: 1 }))).to.include({
+      updated: 2,
+    });
+    const phones = await crm.api4(admin, 'Phone', 'get', { select: ['phone'], where: [['contact_id', '=', multi]] });
+    expect(phones.values.map((p: Record<string, unknown>) => p.phone)).to.deep.equal(['555-0201']);
+  });
+
   it('refuses bad rows one by one with their reasons (ragged, no name, bad email, unknown group)', async () => {
     const errors = crm.file('bad-errors.csv');
     const path = crm.file(

@@ -1,0 +1,68 @@
+/**
+ * One batch of an import, one transaction: the rows mapped to records (rows that cannot be are refused before any
+ * look-up), then written whole in a savepoint; if the database refuses that, written again row by row (each in its
+ * own savepoint) so only the rows at fault are rejected; then the job moved on in the same transaction.
+ */
+import type { Knex } from 'knex';
+import { writeBatch, type BatchRules, type Outcome } from './batch';
+import type { CsvRecord } from './csv-source';
+import type { ImportDeps } from './importer';
+import { advanceJob, type JobRow } from './job';
+import type { Mapping } from './mapping';
+import type { BatchClaim } from './pipeline';
+import { toRecord, type ImportRecord } from './records';
+
+export interface PreparedBatch {
+  rows: CsvRecord[];
+  records: ImportRecord[];
+  /** Rows refused before any look-up (ragged, an invalid email…). */
+  refused: Map<number, Outcome>;
+}
+
+export function prepareBatch(rows: CsvRecord[], header: string[], mapping: Mapping): PreparedBatch {
+  const refused = new Map<number, Outcome>();
+  const records: ImportRecord[] = [];
+  for (const row of rows) {
+    const record = toRecord(row.row, row.cells, header, mapping);
+    if (typeof record === 'string') refused.set(row.row, { row: row.row, result: 'rejected', reason: record });
+    else records.push(record);
+  }
+  return { rows, records, refused };
+}
+
+/** The batch written and committed, after the batch before it (pipeline.ts): the job's last batch is the last committed. */
+export async function commitBatch(
+  deps: ImportDeps,
+  job: JobRow,
+  batchNo: number,
+  batch: PreparedBatch,
+  rules: BatchRules,
+  claim: BatchClaim,
+  beforeCommit?: (batch: number) => void | Promise<void>,
+): Promise<Outcome[]> {
+  const bind = (db: Knex) => deps.service.bind({ db, principal: deps.principal, trusted: true });
+  const written = deps.db.transaction(async (trx) => {
+    const outcomes = new Map(batch.refused);
+    try {
+      const written = await trx.transaction((sp) => writeBatch(sp, bind(sp), batch.records, rules));
+      for (const outcome of written) outcomes.set(outcome.row, outcome);
+    } catch {
+      // Row by row, a row's locks are held while the next is written: the earlier batch commits first.
+      await claim.afterEarlier();
+      for (const record of batch.records) {
+        try {
+          const [outcome] = await trx.transaction((sp) => writeBatch(sp, bind(sp), [record], rules));
+          outcomes.set(record.row, outcome);
+        } catch (err) {
+          outcomes.set(record.row, { row: record.row, result: 'rejected', reason: (err as Error).message });
+        }
+      }
+    }
+    const ordered = batch.rows.map((row) => outcomes.get(row.row)!);
+    await claim.afterEarlier();
+    await advanceJob(trx, job, batchNo, ordered);
+    await beforeCommit?.(batchNo);
+    return ordered;
+  });
+  return written.finally(() => claim.ended());
+}

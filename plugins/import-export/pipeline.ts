@@ -1,0 +1,69 @@
+/**
+ * Two batches in flight (PostgreSQL, whose pool has connections to spare): while batch N's statements run on
+ * one connection, batch N+1 is mapped, looked up and written on another, so the Node work of one batch fills
+ * the other's waits on the database. N+1 still commits after N — it waits for N's commit before moving the job
+ * on — so `resume` goes on after the last committed batch exactly as with one batch at a time.
+ *
+ * What N+1 must not do before N has committed, and the gate that keeps it from doing so:
+ * - match a row on a key N's rows carry (an email, an external identifier): its look-up would miss the contact N
+ *   creates, and two contacts would be made where one batch after the other makes one (or, for an external
+ *   identifier, N+1's insert would wait on N's unique-index entry while N waits for N+1's commit);
+ * - update a stored contact N updates (the rule's fill/update would read it before N's changes).
+ * On either, N+1 waits for N's commit and looks its rows up again. It waits before its first write, holding no
+ * lock N could need, so the two cannot deadlock; a batch written row by row after a failure waits for N first.
+ */
+import type { ImportRecord } from './records';
+
+/** What a batch in flight claims: the keys its rows carry and the stored contacts its look-up matched. */
+export class BatchClaim {
+  readonly keys = new Set<string>();
+  readonly ids = new Set<number>();
+  /** Settles when `ids` is complete (the batch's look-up has run, or its transaction has ended). */
+  readonly looked: Promise<void>;
+  /** The batch's transaction: resolves when it has committed, rejects when it failed. */
+  committed: Promise<unknown> = Promise.resolve();
+  private settle!: () => void;
+  private waited = false;
+
+  constructor(
+    records: ImportRecord[],
+    /** The batch still in flight when this one started, if any. */
+    readonly earlier?: BatchClaim,
+  ) {
+    this.looked = new Promise((resolve) => (this.settle = resolve));
+    for (const record of records) {
+      if (record.email) this.keys.add(`email:${record.email.trim().toLowerCase()}`);
+      const external = record.contact.external_identifier;
+      if (external) this.keys.add(`external:${String(external).trim().toLowerCase()}`);
+    }
+  }
+
+  /** Called by the batch's writer after each look-up: true when it waited for the earlier batch (look again). */
+  readonly gate = async (matched: number[]): Promise<boolean> => {
+    for (const id of matched) this.ids.add(id);
+    this.settle();
+    const earlier = this.earlier;
+    if (!earlier || this.waited) return false;
+    await earlier.looked;
+    if (!overlaps(this.keys, earlier.keys) && !matched.some((id) => earlier.ids.has(id))) return false;
+    await this.afterEarlier();
+    return true;
+  };
+
+  /** Waits for the earlier batch's commit (throws when it failed: this batch must not commit then either). */
+  async afterEarlier(): Promise<void> {
+    this.waited = true;
+    await this.earlier?.committed;
+  }
+
+  /** The batch's transaction has ended: a later batch waiting on `looked` goes on. */
+  ended(): void {
+    this.settle();
+  }
+}
+
+function overlaps(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  const [small, large] = a.size < b.size ? [a, b] : [b, a];
+  for (const key of small) if (large.has(key)) return true;
+  return false;
+}
