@@ -43,6 +43,7 @@ export function defineImportAction(actions: ActionRegistrar, deps: Deps, config:
           rule: (params.onDuplicate as 'skip') ?? 'skip',
           on: (params.match as 'email') ?? 'email',
           batchSize: config.batchSize,
+          batchesInFlight: config.batchesInFlight,
           csv: { maxRecordBytes: config.maxFieldBytes },
         },
       );

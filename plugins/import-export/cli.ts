@@ -81,6 +81,7 @@ export function importExportCommands(config: ImportExportOptions): CliCommand[] 
         rule: choice(opts.onDuplicate ?? 'skip', ['skip', 'update', 'fill'] as const, '--on-duplicate'),
         on: choice(opts.match ?? 'email', ['email', 'external_identifier'] as const, '--match'),
         batchSize: positive(opts.batchSize, '--batch-size', config.batchSize),
+        batchesInFlight: config.batchesInFlight,
         csv: { encoding: opts.encoding as string | undefined, maxRecordBytes: config.maxFieldBytes },
         errors: opts.errors as string | undefined,
         resume,

@@ -42,6 +42,7 @@ export async function commitBatch(
 ): Promise<Outcome[]> {
   const bind = (db: Knex) => deps.service.bind({ db, principal: deps.principal, trusted: true });
   const written = deps.db.transaction(async (trx) => {
+    await claim.begin(trx);
     const outcomes = new Map(batch.refused);
     try {
       const written = await trx.transaction((sp) => writeBatch(sp, bind(sp), batch.records, rules));

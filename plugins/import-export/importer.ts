@@ -31,6 +31,8 @@ export interface ImportRequest {
   rule: Rule;
   on: MatchOn;
   batchSize: number;
+  /** Batches written at once where the pool allows (pipeline.ts); default 2. */
+  batchesInFlight?: 1 | 2;
   csv: CsvOptions;
   /** Where rejected rows go (CSV: row, line, reason, then the row's cells). */
   errors?: string;
@@ -136,7 +138,7 @@ export async function runImport(deps: ImportDeps, request: ImportRequest): Promi
   let pending: CsvRecord[] = [];
   // Batches in flight, oldest first, each settling once written and reported: two on PostgreSQL (pipeline.ts),
   // one on the embedded database (one connection). Either way the next one is read from the file meanwhile.
-  const lanes = poolSize(db) > 1 ? 2 : 1;
+  const lanes = poolSize(db) > 1 ? (request.batchesInFlight ?? 2) : 1;
   const inFlight: Array<Promise<void>> = [];
   let latest: BatchClaim | undefined;
 
@@ -153,7 +155,7 @@ export async function runImport(deps: ImportDeps, request: ImportRequest): Promi
     while (inFlight.length >= lanes) await inFlight.shift();
     batchNo += 1;
     const batch = prepareBatch(rows, header, mapping);
-    const claim = new BatchClaim(batch.records, inFlight.length ? latest : undefined);
+    const claim = new BatchClaim(batch.records, lanes > 1, inFlight.length ? latest : undefined);
     const no = batchNo;
     claim.committed = commitBatch(deps, job, no, batch, { ...rules, gate: claim.gate }, claim, request.beforeCommit);
     claim.committed.catch(() => undefined); // awaited by `done` below

@@ -12,7 +12,16 @@
  * On either, N+1 waits for N's commit and looks its rows up again. It waits before its first write, holding no
  * lock N could need, so the two cannot deadlock; a batch written row by row after a failure waits for N first.
  */
+import type { Knex } from 'knex';
 import type { ImportRecord } from './records';
+
+/**
+ * The longest a pipelined batch's statement waits for a lock. The gate leaves the two batches nothing to wait on
+ * each other for; a lifecycle tap that writes one row every save writes (a counter) would, and N waiting on N+1's
+ * lock while N+1 waits for N's commit would hang for ever: it stops instead (the row is rejected with the
+ * reason). A deployment with such a tap sets `batchesInFlight` to 1.
+ */
+export const LOCK_TIMEOUT = '30s';
 
 /** What a batch in flight claims: the keys its rows carry and the stored contacts its look-up matched. */
 export class BatchClaim {
@@ -27,6 +36,8 @@ export class BatchClaim {
 
   constructor(
     records: ImportRecord[],
+    /** Batches are written two at once (its transaction waits for a lock at most LOCK_TIMEOUT). */
+    readonly pipelined: boolean,
     /** The batch still in flight when this one started, if any. */
     readonly earlier?: BatchClaim,
   ) {
@@ -54,6 +65,11 @@ export class BatchClaim {
   async afterEarlier(): Promise<void> {
     this.waited = true;
     await this.earlier?.committed;
+  }
+
+  /** First statement of the batch's transaction. */
+  async begin(trx: Knex.Transaction): Promise<void> {
+    if (this.pipelined) await trx.raw(`set local lock_timeout = '${LOCK_TIMEOUT}'`);
   }
 
   /** The batch's transaction has ended: a later batch waiting on `looked` goes on. */

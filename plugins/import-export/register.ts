@@ -11,6 +11,7 @@ import { defineImportAction } from './action';
 
 export interface ImportExportOptions {
   batchSize: number;
+  batchesInFlight: 1 | 2;
   maxFieldBytes: number;
   maxHttpImportBytes: number;
 }
