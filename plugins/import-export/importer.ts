@@ -162,7 +162,8 @@ export async function runImport(deps: ImportDeps, request: ImportRequest): Promi
     const reported = inFlight.at(-1);
     const done = (async () => {
       const outcomes = (await claim.committed) as Outcome[];
-      await reported; // the earlier batch's rejected rows go first in the error file
+      // The earlier batch's rejected rows go first in the error file (its failure is thrown from its own promise).
+      await reported?.catch(() => undefined);
       await report(rows, outcomes, no - before.last_batch);
     })();
     done.catch(() => undefined); // awaited before a later batch starts or at the end: its failure is not lost
