@@ -27,7 +27,7 @@ export const LOCK_TIMEOUT = '30s';
 export class BatchClaim {
   readonly keys = new Set<string>();
   readonly ids = new Set<number>();
-  /** Settles when `ids` is complete (the batch's look-up has run, or its transaction has ended). */
+  /** Settles when `ids` is complete (the batch's last look-up has run, or its transaction has ended). */
   readonly looked: Promise<void>;
   /** The batch's transaction: resolves when it has committed, rejects when it failed. */
   committed: Promise<unknown> = Promise.resolve();
@@ -52,13 +52,16 @@ export class BatchClaim {
   /** Called by the batch's writer after each look-up: true when it waited for the earlier batch (look again). */
   readonly gate = async (matched: number[]): Promise<boolean> => {
     for (const id of matched) this.ids.add(id);
-    this.settle();
     const earlier = this.earlier;
-    if (!earlier || this.waited) return false;
-    await earlier.looked;
-    if (!overlaps(this.keys, earlier.keys) && !matched.some((id) => earlier.ids.has(id))) return false;
-    await this.afterEarlier();
-    return true;
+    if (earlier && !this.waited) {
+      await earlier.looked;
+      if (overlaps(this.keys, earlier.keys) || matched.some((id) => earlier.ids.has(id))) {
+        await this.afterEarlier();
+        return true; // `ids` complete after the look-up made again (the next call)
+      }
+    }
+    this.settle();
+    return false;
   };
 
   /** Waits for the earlier batch's commit (throws when it failed: this batch must not commit then either). */
