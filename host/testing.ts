@@ -175,7 +175,8 @@ async function dropSchema(url: string | undefined, schema: string | undefined): 
   if (!url || !schema) return;
   const db = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
   try {
-    await db.raw(`drop schema if exists "${schema}" cascade`);
+    // The jobs plugin's queue lives beside the schema (`<schema>_pgboss`): it goes too.
+    for (const name of [schema, `${schema}_pgboss`]) await db.raw('drop schema if exists ?? cascade', [name]);
   } finally {
     await db.destroy();
   }

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import knexFactory from 'knex';
 import { runCrm } from '../../support/cli';
 
 describe('import-export: the crm process', function () {
@@ -12,6 +13,17 @@ describe('import-export: the crm process', function () {
     ? { DATABASE_URL: process.env.DATABASE_URL, CRM_DB_SCHEMA: `import_cli_${process.pid}` }
     : { CRM_DATA_DIR: path.join(dir, 'data') };
   const crm = (...args: string[]) => runCrm(args, { ...env, LOG_LEVEL: 'warn' });
+  // The processes' schema (and the job queue's beside it) goes with the test, not into the next run's database.
+  after(async () => {
+    if (!process.env.DATABASE_URL) return;
+    const db = knexFactory({ client: 'pg', connection: process.env.DATABASE_URL, pool: { min: 0, max: 1 } });
+    try {
+      for (const schema of [env.CRM_DB_SCHEMA, `${env.CRM_DB_SCHEMA}_pgboss`])
+        await db.raw('drop schema if exists ?? cascade', [schema]);
+    } finally {
+      await db.destroy();
+    }
+  });
 
   it('imports a file (progress on stderr, the summary on stdout), then exports it as CSV on stdout', () => {
     const migrated = crm('migrate');
