@@ -5,9 +5,12 @@
 import v8 from 'node:v8';
 import { externalPlugins, front } from '../cli/front.mjs';
 import { compiledEntry } from './dist.mjs';
+import { relaunchWithYoungGeneration, wantsYoungGeneration } from './young-generation.mjs';
 
 const command = front(process.argv);
-if (command) {
+// `crm import` on PostgreSQL runs again as a child with a larger young generation (young-generation.mjs).
+if (command === 'import' && wantsYoungGeneration()) relaunchWithYoungGeneration();
+else if (command) {
   // Keep the heap near what is live: by default V8 lets the old generation grow up to 4x between full
   // collections, ~100 MB of garbage under load. 1.5x costs a few percent of throughput and keeps a
   // loaded server's peak RSS ~90 MB lower (docs/performance.md, Memory). A flag given to node wins.

@@ -1,10 +1,25 @@
 /** crm import / crm export as a deployer runs them: a real process on a real data folder (or PostgreSQL schema). */
 import { expect } from 'chai';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import knexFactory from 'knex';
-import { runCrm } from '../../support/cli';
+import { CRM_BIN, ROOT, runCrm } from '../../support/cli';
+
+/** The command lines (arguments joined by spaces) of the running processes that name `needle`, by pid. */
+function processesNaming(needle: string): Map<number, string> {
+  const found = new Map<number, string>();
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+      if (cmdline.includes(needle)) found.set(Number(pid), cmdline);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
 
 describe('import-export: the crm process', function () {
   this.timeout(180000);
@@ -58,5 +73,36 @@ describe('import-export: the crm process', function () {
     const resume = crm('import', path.join(dir, 'people.csv'), '--resume');
     expect(resume.status).to.not.equal(0);
     expect(resume.stderr).to.match(/No unfinished import of .*people\.csv to resume/);
+  });
+
+  it('on PostgreSQL imports in a child process with a larger young generation; a SIGTERM to crm ends the import', async () => {
+    const file = path.join(dir, 'many.csv');
+    const rows = Array.from({ length: 100000 }, (_, i) => `P${i},Q${i},p${i}@signal.example.org`);
+    writeFileSync(file, `first_name,last_name,email\n${rows.join('\n')}\n`);
+    const proc = spawn(process.execPath, [CRM_BIN, 'import', file], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: '', CRM_CONFIG: '', ...env, LOG_LEVEL: 'warn' },
+    });
+    const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
+      proc.on('exit', (code, signal) => resolve(signal ?? code)),
+    );
+    let stderr = '';
+    await new Promise<void>((resolve, reject) => {
+      proc.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (/import: \d+\/100000 rows/.test(stderr)) resolve();
+      });
+      proc.on('exit', () => reject(new Error(`crm import ended before its first progress line: ${stderr}`)));
+    });
+    const importers = processesNaming(file);
+    const children = [...importers].filter(([pid]) => pid !== proc.pid);
+    if (process.env.DATABASE_URL) {
+      expect(children, [...importers.values()].join('\n')).to.have.length(1);
+      expect(children[0][1]).to.include('--max-semi-space-size=48');
+    } else expect(children, 'the embedded database imports in the crm process itself').to.have.length(0);
+    proc.kill('SIGTERM');
+    expect(await exited).to.equal('SIGTERM');
+    for (let wait = 0; wait < 20 && processesNaming(file).size; wait++) await new Promise((r) => setTimeout(r, 100));
+    expect([...processesNaming(file).values()], 'no import process is left running').to.deep.equal([]);
   });
 });
