@@ -4,7 +4,7 @@ import { KernelError } from '../../kernel';
 const SQLSTATE = /^[0-9A-Z]{5}$/;
 
 /**
- * Unique violations → E_CONFLICT `DB Error: already exists`; other constraint failures →
+ * Unique violations → E_CONFLICT `DB Error: already exists` (the key's columns in `details.field`); other constraint failures →
  * `DB Error: constraint violation`; invalid values → E_INVALID_PARAMS; a statement timeout (57014) or
  * a program limit (54xxx) → E_LIMIT_EXCEEDED; anything else from the database → E_DATABASE. Undefined
  * when the error did not come from the database.
@@ -40,11 +40,15 @@ function fromSqlState(code: string, cause: unknown): KernelError {
     });
   const column = (cause as { column?: string }).column;
   const constraint = (cause as { constraint?: string }).constraint;
-  if (code === '23505')
+  if (code === '23505') {
+    // The reference's message, kept for its clients; the key's columns (never its value: it may be a secret, and
+    // errors are logged) in `details.field`, as for the other constraint violations.
+    const key = /^Key \(([^)]+)\)=/.exec(String((cause as { detail?: unknown }).detail ?? ''))?.[1];
     return new KernelError('E_CONFLICT', 'DB Error: already exists', {
-      details: { error_code: 'already exists' },
+      details: { error_code: 'already exists', ...(key ? { field: key } : {}) },
       cause,
     });
+  }
   if (code.startsWith('23')) {
     const field = column ?? constraint;
     return new KernelError(

@@ -9,7 +9,7 @@ import type { CsvRecord } from './csv-source';
 import type { ImportDeps } from './importer';
 import { advanceJob, type JobRow } from './job';
 import type { Mapping } from './mapping';
-import type { BatchClaim } from './pipeline';
+import { isLockTimeout, YieldToEarlier, type BatchClaim } from './pipeline';
 import { toRecord, type ImportRecord } from './records';
 
 export interface PreparedBatch {
@@ -30,40 +30,74 @@ export function prepareBatch(rows: CsvRecord[], header: string[], mapping: Mappi
   return { rows, records, refused };
 }
 
-/** The batch written and committed, after the batch before it (pipeline.ts): the job's last batch is the last committed. */
-export async function commitBatch(
-  deps: ImportDeps,
-  job: JobRow,
-  batchNo: number,
-  batch: PreparedBatch,
-  rules: BatchRules,
-  claim: BatchClaim,
-  beforeCommit?: (batch: number) => void | Promise<void>,
+/** One batch of an import to write: its rows, the rules, its claim in the pipeline, and the job it moves on. */
+export interface BatchRun {
+  deps: ImportDeps;
+  job: JobRow;
+  batchNo: number;
+  batch: PreparedBatch;
+  rules: BatchRules;
+  claim: BatchClaim;
+  beforeCommit?: (batch: number) => void | Promise<void>;
+}
+
+/**
+ * The batch written and committed, after the batch before it (pipeline.ts): the job's last batch is the last
+ * committed. A batch asked to yield to the batch before it (their locks crossed) is rolled back and written again
+ * once that one has committed.
+ */
+export async function commitBatch(run: BatchRun): Promise<Outcome[]> {
+  const attempt = () => run.deps.db.transaction((trx) => writeAndAdvance(run, trx));
+  try {
+    return await attempt();
+  } catch (err) {
+    if (!(err instanceof YieldToEarlier)) throw err;
+    await run.claim.afterYield();
+    return await attempt();
+  } finally {
+    run.claim.ended();
+  }
+}
+
+async function writeAndAdvance(
+  { deps, job, batchNo, batch, rules, claim, beforeCommit }: BatchRun,
+  trx: Knex.Transaction,
 ): Promise<Outcome[]> {
   const bind = (db: Knex) => deps.service.bind({ db, principal: deps.principal, trusted: true });
-  const written = deps.db.transaction(async (trx) => {
-    await claim.begin(trx);
-    const outcomes = new Map(batch.refused);
-    try {
-      const written = await trx.transaction((sp) => writeBatch(sp, bind(sp), batch.records, rules));
-      for (const outcome of written) outcomes.set(outcome.row, outcome);
-    } catch {
-      // Row by row, a row's locks are held while the next is written: the earlier batch commits first.
-      await claim.afterEarlier();
-      for (const record of batch.records) {
-        try {
-          const [outcome] = await trx.transaction((sp) => writeBatch(sp, bind(sp), [record], rules));
-          outcomes.set(record.row, outcome);
-        } catch (err) {
-          outcomes.set(record.row, { row: record.row, result: 'rejected', reason: (err as Error).message });
-        }
+  const writeWhole = () => trx.transaction((sp) => writeBatch(sp, bind(sp), batch.records, rules));
+  await claim.begin(trx);
+  const outcomes = new Map(batch.refused);
+  let written: Outcome[] | undefined;
+  try {
+    written = await writeWhole();
+  } catch (err) {
+    if (isLockTimeout(err)) {
+      await claim.contended(trx);
+      written = await writeWhole().catch(() => undefined);
+    }
+  }
+  if (written) for (const outcome of written) outcomes.set(outcome.row, outcome);
+  else {
+    // Row by row, a row's locks are held while the next is written: the earlier batch commits first.
+    await claim.afterEarlier();
+    for (const record of batch.records) {
+      try {
+        const [outcome] = await trx.transaction((sp) => writeBatch(sp, bind(sp), [record], rules));
+        outcomes.set(record.row, outcome);
+      } catch (err) {
+        outcomes.set(record.row, { row: record.row, result: 'rejected', reason: rejectionReason(err) });
       }
     }
-    const ordered = batch.rows.map((row) => outcomes.get(row.row)!);
-    await claim.afterEarlier();
-    await advanceJob(trx, job, batchNo, ordered);
-    await beforeCommit?.(batchNo);
-    return ordered;
-  });
-  return written.finally(() => claim.ended());
+  }
+  const ordered = batch.rows.map((row) => outcomes.get(row.row)!);
+  await claim.afterEarlier();
+  await advanceJob(trx, job, batchNo, ordered);
+  await beforeCommit?.(batchNo);
+  return ordered;
+}
+
+/** Why the database refused a row: a unique key's clash names its column(s) ("external_identifier already exists"). */
+function rejectionReason(err: unknown): string {
+  const { message, details } = err as { message: string; details?: { error_code?: string; field?: string } };
+  return details?.error_code === 'already exists' && details.field ? `${details.field} already exists` : message;
 }

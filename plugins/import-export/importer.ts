@@ -14,7 +14,7 @@ import { csvRecords, type CsvOptions, type CsvRecord } from './csv-source';
 import { ErrorFile } from './error-file';
 import { findJob, finishJob, startJob, type JobRow } from './job';
 import { loadLookups, type MatchOn } from './lookups';
-import { BatchClaim } from './pipeline';
+import { BatchClaim, type Pipeline } from './pipeline';
 import {
   catalogue,
   checkMapping,
@@ -138,7 +138,7 @@ export async function runImport(deps: ImportDeps, request: ImportRequest): Promi
   let pending: CsvRecord[] = [];
   // Batches in flight, oldest first, each settling once written and reported: two on PostgreSQL (pipeline.ts),
   // one on the embedded database (one connection). Either way the next one is read from the file meanwhile.
-  const lanes = poolSize(db) > 1 ? (request.batchesInFlight ?? 2) : 1;
+  const pipeline: Pipeline = { lanes: poolSize(db) > 1 ? (request.batchesInFlight ?? 2) : 1 };
   const inFlight: Array<Promise<void>> = [];
   let latest: BatchClaim | undefined;
 
@@ -152,16 +152,24 @@ export async function runImport(deps: ImportDeps, request: ImportRequest): Promi
     if (analyseDue(written)) await analyseWritten(deps, mapping, written);
   };
   const startWriting = async (rows: CsvRecord[]) => {
-    while (inFlight.length >= lanes) await inFlight.shift();
+    while (inFlight.length >= pipeline.lanes) await inFlight.shift();
     batchNo += 1;
     const batch = prepareBatch(rows, header, mapping);
-    const claim = new BatchClaim(batch.records, lanes > 1, inFlight.length ? latest : undefined);
+    const claim = new BatchClaim(batch.records, pipeline, inFlight.length ? latest : undefined);
     const no = batchNo;
-    claim.committed = commitBatch(deps, job, no, batch, { ...rules, gate: claim.gate }, claim, request.beforeCommit);
+    claim.committed = commitBatch({
+      deps,
+      job,
+      batchNo: no,
+      batch,
+      rules: { ...rules, gate: claim.gate },
+      claim,
+      beforeCommit: request.beforeCommit,
+    });
     claim.committed.catch(() => undefined); // awaited by `done` below
     const reported = inFlight.at(-1);
     const done = (async () => {
-      const outcomes = (await claim.committed) as Outcome[];
+      const outcomes = await claim.committed;
       // The earlier batch's rejected rows go first in the error file (its failure is thrown from its own promise).
       await reported?.catch(() => undefined);
       await report(rows, outcomes, no - before.last_batch);

@@ -14,10 +14,12 @@ export interface Lookups {
   countries: Map<string, number>;
 }
 
-const key = (text: unknown) =>
+/** How names and match keys are compared: trimmed, lower-case. */
+export const matchText = (text: unknown) =>
   String(text ?? '')
     .trim()
     .toLowerCase();
+const key = matchText;
 
 export async function loadLookups(registry: EntityRegistry, entities: Entities): Promise<Lookups> {
   const index = async (entity: string, fields: string[]) => {

@@ -12,8 +12,11 @@ export interface Harness extends EntityHttp {
   file(name: string, content?: string | Buffer): string;
 }
 
-export async function bootImportExport(): Promise<Harness> {
-  const crm = await bootEntityHttp({ plugins: ['import-export', 'custom-data'] });
+export async function bootImportExport(extra: { plugins?: string[]; pluginDirs?: string[] } = {}): Promise<Harness> {
+  const crm = await bootEntityHttp({
+    plugins: ['import-export', 'custom-data', ...(extra.plugins ?? [])],
+    pluginDirs: extra.pluginDirs,
+  });
   const commands = (await crm.t.kernel.hooks.run(cliCommands)) as CliCommand[];
   const byName = new Map(commands.map((c) => [c.name, c]));
   const dir = mkdtempSync(join(tmpdir(), 'crm-import-'));
