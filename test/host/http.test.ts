@@ -115,16 +115,21 @@ describe('kernel/http', () => {
 
   it('finishes in-flight requests on shutdown, then stops accepting', async () => {
     const t4 = await bootTestKernel({ plugins: ['ok-a'], pluginDirs: [fixtures], config: { server: { port: 0 } } });
-    const running = await startServer(t4.kernel);
-    const inflight = fetch(`${running.url}/fixture/slow?ms=400`).then((r) => r.json());
-    await new Promise((r) => setTimeout(r, 100));
-    const stopped = running.stop();
-    expect(await inflight).to.deep.equal({ done: true });
-    await stopped;
-    let refused = false;
-    await fetch(`${running.url}/fixture/slow?ms=1`).catch(() => {
-      refused = true;
-    });
-    expect(refused).to.equal(true);
+    try {
+      const running = await startServer(t4.kernel);
+      const inflight = fetch(`${running.url}/fixture/slow?ms=400`).then((r) => r.json());
+      await new Promise((r) => setTimeout(r, 100));
+      const stopped = running.stop();
+      expect(await inflight).to.deep.equal({ done: true });
+      await stopped;
+      let refused = false;
+      await fetch(`${running.url}/fixture/slow?ms=1`).catch(() => {
+        refused = true;
+      });
+      expect(refused).to.equal(true);
+    } finally {
+      // The server's stop closed the kernel; this drops the test's schema (PostgreSQL) too.
+      await t4.close();
+    }
   });
 });
