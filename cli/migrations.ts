@@ -103,6 +103,22 @@ export const down = (knex: Knex): Promise<void> => revertSchemaSteps(knex, steps
 `;
 }
 
+/**
+ * Writes a generated file as the project's Prettier would format it (its config found from the file's folder), so
+ * a generated migration passes `npm run lint` as written. Prettier is a development dependency: without it (an
+ * installation without them), the text is written as generated.
+ */
+async function writeFormatted(file: string, text: string): Promise<void> {
+  let formatted = text;
+  try {
+    const prettier = await import('prettier');
+    formatted = await prettier.format(text, { ...(await prettier.resolveConfig(file)), filepath: file });
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw err;
+  }
+  writeFileSync(file, formatted);
+}
+
 export interface WrittenMigration {
   plugin: string;
   files: string[];
@@ -132,9 +148,9 @@ export async function makeMigrations(plugins: EntityProvider[], name: string): P
       path.join(schema.migrationsDir, `${base}.ts`),
       snapshotFile(schema.migrationsDir),
     ];
-    writeFileSync(files[0], JSON.stringify(steps, null, 2) + '\n');
-    writeFileSync(files[1], migrationSource(slug, `${base}.steps.json`, entityCore));
-    writeFileSync(files[2], JSON.stringify(schema.declared, null, 2) + '\n');
+    await writeFormatted(files[0], JSON.stringify(steps, null, 2) + '\n');
+    await writeFormatted(files[1], migrationSource(slug, `${base}.steps.json`, entityCore));
+    await writeFormatted(files[2], JSON.stringify(schema.declared, null, 2) + '\n');
     written.push({ plugin: schema.plugin.name, files, steps: steps.length });
   }
   return written;

@@ -4,7 +4,7 @@
  * exactly the schema the snapshot says, and the second reverts cleanly.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -135,6 +135,21 @@ describe('crm migrate:make', function () {
     ]);
     const source = readFileSync(path.join(first, 'schema-fixture', 'migrations', '001_add_things.ts'), 'utf8');
     expect(source).to.contain('applySchemaSteps(knex, steps)').and.not.contain('crm_thing');
+  });
+
+  it('writes its files formatted as Prettier formats them, so a generated migration passes the lint as written', async () => {
+    const prettier = await import('prettier');
+    const dir = path.join(first, 'schema-fixture', 'migrations');
+    const files = readdirSync(dir).map((name) => path.join(dir, name));
+    expect(files.map((f) => path.basename(f)).sort()).to.deep.equal([
+      '001_add_things.steps.json',
+      '001_add_things.ts',
+      'schema.json',
+    ]);
+    for (const file of files) {
+      const options = { ...(await prettier.resolveConfig(file)), filepath: file };
+      expect(await prettier.check(readFileSync(file, 'utf8'), options), file).to.equal(true);
+    }
   });
 
   it('the database the first migration built matches its snapshot', async () => {
