@@ -83,8 +83,11 @@ async function beforeSave(values: Row, sc: SaveContext): Promise<Row> {
 }
 
 /**
- * A completed contribution paying for Pending memberships: each starts on the day the money came in (its
- * join date kept), with the status its new dates give.
+ * A completed contribution paying for memberships (MembershipPayment), as the reference's order completion does:
+ * a Pending membership starts on the day the money came in (its join date kept); any other one is renewed by
+ * the terms the contribution paid for (its line item's `membership_num_terms`, else 1) — a current one's end date
+ * moves on, an expired one starts a new term that day — and its status override is lifted. Either way it takes
+ * the status its new dates give.
  */
 export async function completeMemberships(contribution: Row, entities: Entities): Promise<void> {
   const links = await entities.get('MembershipPayment', { where: { contribution_id: contribution.id } });
@@ -93,17 +96,43 @@ export async function completeMemberships(contribution: Row, entities: Entities)
   const paidOn = isoDate(contribution.receive_date) ?? today();
   for (const link of links) {
     const [membership] = await entities.get('Membership', { where: { id: link.membership_id }, limit: 1 });
-    const [current] = membership ? await entities.get('MembershipStatus', { where: { id: membership.status_id } }) : [];
-    if (current?.name !== 'Pending') continue;
+    if (!membership) continue;
+    const [stored] = await entities.get('MembershipStatus', { where: { id: membership.status_id } });
     const type = await membershipType(entities, membership.membership_type_id);
-    const dates = renewalDates(type, { ...membership, end_date: null }, false, 1, paidOn);
+    let dates: MemberDates;
+    if (stored?.name === 'Pending') dates = renewalDates(type, { ...membership, end_date: null }, false, 1, paidOn);
+    else {
+      // Current or not as its dates say on the day paid (a status not yet updated by the daily job counts as it is).
+      const byDates = statusFor(rules, datesOf(membership), paidOn) ?? stored;
+      const terms = await termsPaid(entities, contribution, membership, links.length);
+      dates = renewalDates(type, membership, truthy(byDates?.is_current_member), terms, paidOn);
+    }
     const status = statusFor(rules, dates, today());
     await entities.save('Membership', {
       id: membership.id,
       ...dates,
       ...(status ? { status_id: status.id } : {}),
+      ...(stored?.name === 'Pending' ? {} : { is_override: false, status_override_end_date: null }),
     });
   }
+}
+
+/**
+ * The terms a contribution paid for a membership: `membership_num_terms` of its line item for that membership, or
+ * of its only line item that carries terms when it pays for this one membership alone; else 1.
+ */
+async function termsPaid(entities: Entities, contribution: Row, membership: Row, memberships: number): Promise<number> {
+  const items = (
+    await entities.get('LineItem', {
+      where: { contribution_id: contribution.id },
+      select: ['entity_table', 'entity_id', 'membership_num_terms'],
+    })
+  ).filter((item) => Number(item.membership_num_terms) > 0);
+  const own = items.find(
+    (item) => item.entity_table === 'civicrm_membership' && Number(item.entity_id) === Number(membership.id),
+  );
+  const item = own ?? (memberships === 1 && items.length === 1 ? items[0] : undefined);
+  return item ? Number(item.membership_num_terms) : 1;
 }
 
 const LOGGED = ['status_id', 'start_date', 'end_date', 'membership_type_id'];

@@ -96,20 +96,81 @@ describe('entity-member: MembershipPayment over HTTP', function () {
     } as Row);
   });
 
-  it('a membership that is not Pending is left as it is when its contribution completes', async () => {
+  const paidBy = async (membershipId: unknown, terms?: number) => {
+    const contribution = await pendingContribution();
+    await crm.api3(admin, 'MembershipPayment', 'create', {
+      membership_id: membershipId,
+      contribution_id: contribution.id,
+    });
+    if (terms) {
+      // The contribution's one line item buys `terms` terms (as a price set's membership option does).
+      const [item] = (await crm.api4(admin, 'LineItem', 'get', { where: [['contribution_id', '=', contribution.id]] }))
+        .values;
+      const updated = await crm.api4(admin, 'LineItem', 'update', {
+        where: [['id', '=', item.id]],
+        values: { membership_num_terms: terms },
+      });
+      expect(updated.values, JSON.stringify(updated)).to.have.length(1);
+    }
+    const done = await crm.api3(admin, 'Contribution', 'completetransaction', { id: contribution.id });
+    expect(done, JSON.stringify(done)).to.include({ is_error: 0 });
+    return (
+      await crm.api4(admin, 'Membership', 'get', {
+        select: ['join_date', 'start_date', 'end_date', 'status_id:name', 'is_override'],
+        where: [['id', '=', Number(membershipId)]],
+      })
+    ).values[0];
+  };
+
+  it('4.3.4 completetransaction renews a current membership it pays for: its end date moves on by a term', async () => {
+    const membership = await crm.api3(admin, 'Membership', 'create', {
+      contact_id: ann,
+      membership_type_id: typeId,
+      join_date: now,
+    });
+    expect(await crm.api3(admin, 'Membership', 'getsingle', { id: membership.id })).to.include({
+      start_date: now,
+      end_date: addUnits(addUnits(now, 'year', 1), 'day', -1),
+    });
+    expect(await paidBy(membership.id)).to.include({
+      join_date: now,
+      start_date: now,
+      end_date: addUnits(addUnits(now, 'year', 2), 'day', -1),
+      'status_id:name': 'New',
+    } as Row);
+  });
+
+  it('completetransaction renews by the terms its line item paid for, and lifts a status override', async () => {
+    const membership = await crm.api3(admin, 'Membership', 'create', {
+      contact_id: ann,
+      membership_type_id: typeId,
+      join_date: now,
+      is_override: 1,
+      status_id: 'Grace',
+    });
+    expect(await paidBy(membership.id, 2)).to.include({
+      start_date: now,
+      end_date: addUnits(addUnits(now, 'year', 3), 'day', -1),
+      'status_id:name': 'New',
+      is_override: false,
+    } as Row);
+  });
+
+  it('completetransaction renews an expired membership from the day paid, keeping its join date', async () => {
     const membership = await crm.api3(admin, 'Membership', 'create', {
       contact_id: ann,
       membership_type_id: typeId,
       join_date: '2020-01-01',
     });
-    const contribution = await pendingContribution();
-    await crm.api3(admin, 'MembershipPayment', 'create', {
-      membership_id: membership.id,
-      contribution_id: contribution.id,
+    expect(await crm.api3(admin, 'Membership', 'getsingle', { id: membership.id })).to.include({
+      end_date: '2020-12-31',
     });
-    await crm.api3(admin, 'Contribution', 'completetransaction', { id: contribution.id });
-    const got = await crm.api3(admin, 'Membership', 'getsingle', { id: membership.id });
-    expect(got).to.include({ end_date: '2020-12-31' });
+    expect(await paidBy(membership.id)).to.include({
+      join_date: '2020-01-01',
+      start_date: now,
+      end_date: addUnits(addUnits(now, 'year', 1), 'day', -1),
+      'status_id:name': 'Current',
+    } as Row);
   });
 
   it('deleting the contribution or the membership deletes the link', async () => {
