@@ -78,7 +78,7 @@ export function groupLifecycle(custom: CustomData, registry: EntityRegistry): En
   };
 }
 
-export function fieldLifecycle(custom: CustomData): EntityLifecycle {
+export function fieldLifecycle(custom: CustomData, registry: EntityRegistry): EntityLifecycle {
   return {
     params: ['option_values'],
     async beforeSave(values, sc) {
@@ -92,13 +92,25 @@ export function fieldLifecycle(custom: CustomData): EntityLifecycle {
       )
         throw invalid('A custom field cannot move to another custom group', 'custom_group_id');
       const out: Row = { ...values, name };
+      if (merged.data_type === 'EntityReference') {
+        // The reference requires the entity; its values are then kept real by a foreign key (value-tables.ts).
+        const target = registry.find(String(merged.fk_entity ?? ''));
+        if (!target)
+          throw invalid(
+            `An EntityReference field needs fk_entity, an installed entity: not '${String(merged.fk_entity ?? '')}'`,
+            'fk_entity',
+          );
+        out.fk_entity = target.name;
+      }
       const multi = isMultiValued({ html_type: String(merged.html_type), serialize: Number(merged.serialize ?? 0) });
       if (multi) out.serialize = 1;
       // Options given to a field without an options widget would be lost: refused instead.
       if (sc.params.option_values !== undefined && !OPTION_WIDGETS.has(String(merged.html_type)))
         throw invalid(`option_values needs an options widget, not ${String(merged.html_type)}`, 'option_values');
       const id = sc.existing ? Number(sc.existing.id) : await nextId(sc.db, 'crm_custom_field');
-      if (OPTION_WIDGETS.has(String(merged.html_type)) && merged.data_type !== 'Boolean' && !merged.option_group_id)
+      // An autocomplete of a reference field looks records up, not options.
+      const optionsNeeded = !['Boolean', 'ContactReference', 'EntityReference'].includes(String(merged.data_type));
+      if (OPTION_WIDGETS.has(String(merged.html_type)) && optionsNeeded && !merged.option_group_id)
         out.option_group_id = await optionGroupFor(sc, id, merged.label ?? name, sc.params);
       if (sc.existing) return out;
       return { ...out, id, column_name: `${name.toLowerCase().slice(0, 40)}_${id}` };

@@ -28,7 +28,7 @@ export default definePlugin(({ services, actions, hooks, log, onReady, onClose, 
   services.value('customData', custom);
   onClose(() => custom.settled());
   registry.extend('CustomGroup', groupLifecycle(custom, registry));
-  registry.extend('CustomField', fieldLifecycle(custom));
+  registry.extend('CustomField', fieldLifecycle(custom, registry));
   // Every installed entity a group may extend takes `custom_<id>` values on its own writes.
   for (const name of registry.names())
     if (extendedName(name, () => true)) registry.extend(name, customValueLifecycle(custom, registry, name));

@@ -136,7 +136,7 @@ export class CustomData {
     if (!extended) return;
     // Inactive fields keep their columns (and values); only deleted fields lose them.
     const fields = (await readFields(db)).filter((row) => row.custom_group_id === groupId);
-    const wanted = valueEntity(group, fields, extended);
+    const wanted = valueEntity(group, fields, extended, (name) => !!this.registry.find(name));
     const tableOf = (name: string) => (name === extended.name ? extended.table : this.registry.get(name).table);
     const target = { tables: { [wanted.table]: tableFromEntity(wanted, tableOf) } };
     const actual = await introspectSchema(db, [wanted.table]);
@@ -145,6 +145,13 @@ export class CustomData {
       await applySchemaSteps(db, steps);
     } catch (err) {
       const code = (err as { code?: string }).code ?? '';
+      // A reference field's new foreign key, over values already stored that point at no record.
+      if (code === '23503')
+        throw new KernelError(
+          'E_INVALID_PARAMS',
+          'Values already stored in a reference field point at records that do not exist; empty them first',
+          { details: { error_code: 'constraint violation' }, cause: err },
+        );
       if (code.startsWith('22') || code === '42804')
         throw new KernelError(
           'E_INVALID_PARAMS',
@@ -188,6 +195,7 @@ async function readFields(db: Knex): Promise<FieldRow[]> {
       'f.is_active',
       'f.serialize',
       'f.fk_entity',
+      'f.fk_entity_on_delete',
       'f.date_format',
       'g.name as option_group',
     )

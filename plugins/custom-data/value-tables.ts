@@ -32,6 +32,8 @@ export interface FieldRow {
   is_active: boolean;
   serialize: number;
   fk_entity: string | null;
+  /** What deleting the referenced record does to an EntityReference value: `set_null` (default) or `cascade`. */
+  fk_entity_on_delete?: string | null;
   date_format: string | null;
   /** The option group's name (joined), when the field has options. */
   option_group: string | null;
@@ -84,14 +86,29 @@ export function fieldType(field: Pick<FieldRow, 'data_type' | 'date_format' | 'h
 export const isMultiValued = (field: Pick<FieldRow, 'html_type' | 'serialize'>) =>
   field.serialize === 1 || field.html_type === 'CheckBox' || field.html_type === 'Multi-Select';
 
-function valueField(field: FieldRow): FieldDef {
+/**
+ * The entity a single-valued reference field points at, when it is installed: an EntityReference's `fk_entity`
+ * (deleting the record empties the value, or with `fk_entity_on_delete: cascade` deletes the custom record), a
+ * File field's File. A foreign key then keeps the ids real, as the reference's constraint does.
+ */
+function referenceOf(field: FieldRow, installed: (entity: string) => boolean): Pick<FieldDef, 'fk' | 'onDelete'> {
+  if (isMultiValued(field)) return {};
+  const target = field.data_type === 'EntityReference' ? field.fk_entity : field.data_type === 'File' ? 'File' : null;
+  if (!target || !installed(target)) return {};
+  return {
+    fk: target,
+    onDelete: field.fk_entity_on_delete === 'cascade' && target !== 'File' ? 'cascade' : 'set null',
+  };
+}
+
+function valueField(field: FieldRow, installed: (entity: string) => boolean): FieldDef {
   const typed = fieldType(field);
   const out: FieldDef = {
     name: field.name,
     column: field.column_name,
     title: field.label,
     type: typed.type!,
-    ...(typed.fk ? { fk: typed.fk, onDelete: 'set null' as const } : {}),
+    ...(typed.fk ? { fk: typed.fk, onDelete: 'set null' as const } : referenceOf(field, installed)),
   };
   if (out.type === 'String' || out.type === 'Url') out.maxlength = field.text_length ?? 255;
   if (field.option_group) out.optionGroup = field.option_group;
@@ -103,8 +120,16 @@ function valueField(field: FieldRow): FieldDef {
   return out;
 }
 
-/** The entity of one custom group's table. `extended` is the entity the group extends, as declared. */
-export function valueEntity(group: GroupRow, fields: FieldRow[], extended: EntityDef): EntityDef {
+/**
+ * The entity of one custom group's table. `extended` is the entity the group extends, as declared; `installed`
+ * tells which entities reference fields may point at.
+ */
+export function valueEntity(
+  group: GroupRow,
+  fields: FieldRow[],
+  extended: EntityDef,
+  installed: (entity: string) => boolean,
+): EntityDef {
   const indexes: IndexDef[] = [
     group.is_multiple
       ? { name: 'entity_id', fields: ['entity_id'] }
@@ -131,7 +156,7 @@ export function valueEntity(group: GroupRow, fields: FieldRow[], extended: Entit
         fk: extended.name,
         onDelete: 'cascade',
       },
-      ...fields.map(valueField),
+      ...fields.map((field) => valueField(field, installed)),
     ],
   };
 }
@@ -150,7 +175,7 @@ export function customMetadata(
     const extended = entityOf(extendedName(group.extends, (name) => !!entityOf(name)) ?? '');
     if (!extended || !group.is_active) continue;
     const own = fields.filter((field) => field.custom_group_id === group.id && field.is_active);
-    const entity = valueEntity(group, own, extended);
+    const entity = valueEntity(group, own, extended, (name) => !!entityOf(name));
     meta.entities.push(entity);
     const added = meta.fields.get(extended.name) ?? [];
     meta.fields.set(extended.name, added);

@@ -242,6 +242,53 @@ describe('custom-data: custom groups and fields over HTTP', function () {
     expect(got.values[0]['More_About.Favourite_colour']).to.equal('Green');
   });
 
+  it('an EntityReference field needs an installed fk_entity, and keeps its ids real (a foreign key, as the reference)', async () => {
+    const field = (values: Record<string, unknown>) =>
+      crm.api4(admin, 'CustomField', 'create', {
+        values: { custom_group_id: groupId, data_type: 'EntityReference', html_type: 'Autocomplete-Select', ...values },
+      });
+    for (const fk_entity of [undefined, 'Nonsense']) {
+      const refused = await field({ label: 'Refused ref', fk_entity });
+      expect(refused.error_message, JSON.stringify(refused)).to.match(/needs fk_entity, an installed entity/);
+    }
+    // An autocomplete over records, not options: no option_values needed.
+    const made = await field({ label: 'Last visit', fk_entity: 'Activity' });
+    expect(made.values?.[0], JSON.stringify(made)).to.include({
+      fk_entity: 'Activity',
+      fk_entity_on_delete: 'set_null',
+    });
+    const activity = async () =>
+      Number(
+        (
+          await crm.api4(admin, 'Activity', 'create', {
+            values: { activity_type_id: 1, subject: 'Visit', source_contact_id: ann },
+          })
+        ).values[0].id,
+      );
+    const visit = await activity();
+    const stored = await crm.api4(admin, 'Contact', 'update', {
+      where: [['id', '=', ann]],
+      values: { 'More_About.Last_visit': visit },
+    });
+    expect(stored.values, JSON.stringify(stored)).to.have.length(1);
+    const read = async () =>
+      (
+        await crm.api4(admin, 'Contact', 'get', {
+          select: ['More_About.Last_visit', 'More_About.Last_visit.subject'],
+          where: [['id', '=', ann]],
+        })
+      ).values[0];
+    expect(await read()).to.deep.include({ 'More_About.Last_visit': visit, 'More_About.Last_visit.subject': 'Visit' });
+    const dangling = await crm.api4(admin, 'Contact', 'update', {
+      where: [['id', '=', ann]],
+      values: { 'More_About.Last_visit': 987654 },
+    });
+    expect(dangling.error_message, JSON.stringify(dangling)).to.equal('DB Error: constraint violation');
+    expect((await read())['More_About.Last_visit']).to.equal(visit); // nothing written
+    await crm.api4(admin, 'Activity', 'delete', { where: [['id', '=', visit]] });
+    expect((await read())['More_About.Last_visit']).to.equal(null); // fk_entity_on_delete: set_null
+  });
+
   it('deleting a field drops its column; deleting the group drops its table and values', async () => {
     expect(await crm.api3(admin, 'CustomField', 'delete', { id: since })).to.include({ is_error: 0 });
     const fields = await crm.api3(admin, 'Contact', 'getfields', { action: 'get' });
