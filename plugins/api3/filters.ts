@@ -9,6 +9,7 @@ import type { Principal } from '../../kernel';
 import type { CompiledEntity, EntityRegistry, FieldDef } from '../entity-core';
 import { OPERATORS, type Condition, type Filter, type Operator, type Query } from '../entity-core';
 import { invalid } from './errors';
+import { currentConditions, legacyFilters } from './current-filter';
 import { canonicalPath, resolvePath, type GetOptions } from './params';
 
 const RESERVED = new Set([
@@ -171,7 +172,13 @@ export async function parseFilters(
   or: string[][],
 ): Promise<Condition[]> {
   const byKey = new Map<string, Filter>();
-  for (const [key, raw] of Object.entries(params)) {
+  const current: Condition[] = [];
+  for (const [key, raw] of legacyFilters(entity, params)) {
+    if (key === 'filter.is_current' || key === 'isCurrent') {
+      if (String(raw) === '1' || raw === true)
+        current.push(...(await currentConditions(entity, (field, value, name) => coerceValue(fc, field, value, name))));
+      continue;
+    }
     // `api_action` is a control word unless the entity has such a field (Job's `api_action`).
     const reserved = RESERVED.has(key) && !(key === 'api_action' && entity.byName.has(key));
     if (reserved || key.startsWith('api.') || key.startsWith('return.')) continue;
@@ -219,7 +226,7 @@ export async function parseFilters(
     out.push({ or: filters });
   }
   for (const [k, filter] of byKey) if (!used.has(k)) out.push(filter);
-  return out;
+  return [...out, ...current];
 }
 
 export function buildQuery(where: Condition[], o: GetOptions, select: string[] | undefined): Query {

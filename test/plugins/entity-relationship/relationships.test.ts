@@ -116,6 +116,44 @@ describe('entity-relationship: Relationship and RelationshipType over HTTP', fun
     expect(past.is_error, 'an earlier job, over other dates, is another relationship').to.equal(0);
   });
 
+  it('filter.is_current (and the filters object): in force today and active; one ending today still counts', async () => {
+    const day = (offset: number) => new Date(Date.now() + offset * 86400000).toISOString().slice(0, 10);
+    const made: Record<string, number> = {};
+    for (const [name, values] of Object.entries({
+      open: {},
+      endsToday: { end_date: day(0) },
+      startsToday: { start_date: day(0) },
+      ended: { end_date: day(-1) },
+      future: { start_date: day(1) },
+      inactive: { is_active: 0 },
+    })) {
+      const person = await contact({ contact_type: 'Individual', first_name: name, last_name: 'Current' });
+      const rel = await crm.api3(admin, 'Relationship', 'create', {
+        contact_id_a: person,
+        contact_id_b: acme,
+        relationship_type_id: employee,
+        ...values,
+      });
+      expect(rel, JSON.stringify(rel)).to.include({ is_error: 0 });
+      made[name] = Number(rel.id);
+    }
+    const ids = Object.values(made);
+    const current = async (params: Record<string, unknown>) => {
+      const got = await crm.api3(admin, 'Relationship', 'get', { id: { IN: ids }, sequential: 1, ...params });
+      expect(got, JSON.stringify(got)).to.include({ is_error: 0 });
+      return got.values.map((row: Record<string, unknown>) => Number(row.id)).sort((a: number, b: number) => a - b);
+    };
+    const expected = [made.open, made.endsToday, made.startsToday].sort((a, b) => a - b);
+    expect(await current({ 'filter.is_current': 1 })).to.deep.equal(expected);
+    expect(await current({ filters: { is_current: 1 } })).to.deep.equal(expected);
+    expect(await current({ 'filter.is_current': 0 })).to.have.length(ids.length);
+    // The `filters` object carries the date ranges too (it was ignored before: a filter dropped in silence).
+    expect(await current({ filters: { start_date_high: day(0) } })).to.deep.equal([made.startsToday]);
+    const refused = await crm.api3(admin, 'Contact', 'get', { 'filter.is_current': 1 });
+    expect(refused).to.include({ is_error: 1 });
+    expect(refused.error_message).to.match(/filter.is_current needs start_date or end_date/);
+  });
+
   it('4.7.0: deleting a relationship needs edit all contacts; getfields lists the fields', async () => {
     const { headers: viewer } = await crm.userWith('viewer', ['access CRM', 'view all contacts']);
     const [row] = (await crm.api4(admin, 'Relationship', 'get', { where: [['contact_id_a', '=', bob]] })).values;
