@@ -92,8 +92,10 @@ export function fieldLifecycle(custom: CustomData, registry: EntityRegistry): En
       )
         throw invalid('A custom field cannot move to another custom group', 'custom_group_id');
       const out: Row = { ...values, name };
-      if (merged.data_type === 'EntityReference') {
-        // The reference requires the entity; its values are then kept real by a foreign key (value-tables.ts).
+      const referenceSet = !sc.existing || values.fk_entity !== undefined || values.data_type !== undefined;
+      if (merged.data_type === 'EntityReference' && referenceSet) {
+        // The reference requires the entity; its values are then kept real by a foreign key (value-tables.ts). A
+        // change that leaves both alone (a label) is not refused if that entity's plugin has since been disabled.
         const target = registry.find(String(merged.fk_entity ?? ''));
         if (!target)
           throw invalid(
