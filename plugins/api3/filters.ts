@@ -174,7 +174,8 @@ export async function parseFilters(
   const byKey = new Map<string, Filter>();
   const current: Condition[] = [];
   for (const [key, raw] of legacyFilters(entity, params)) {
-    if (key === 'filter.is_current' || key === 'isCurrent') {
+    // (Event's own `isCurrent`, events not yet over, is its entity's: entity-event.)
+    if (key === 'filter.is_current') {
       if (String(raw) === '1' || raw === true)
         current.push(...(await currentConditions(entity, (field, value, name) => coerceValue(fc, field, value, name))));
       continue;

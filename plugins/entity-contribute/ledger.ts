@@ -95,7 +95,10 @@ export function checkFields(registry: EntityRegistry, entity: string, item: Row,
     });
 }
 
-/** Line items given by the caller (`line_items`: [{qty, unit_price, label, financial_type_id}]); they must add up. */
+/**
+ * Line items given by the caller (`line_items`: [{qty, unit_price, label, financial_type_id, entity_table, entity_id,
+ * membership_num_terms…}]); they must add up.
+ */
 export function givenLineItems(registry: EntityRegistry, contribution: Row, items: unknown): Linked[] {
   if (!Array.isArray(items) || !items.length)
     throw new KernelError('E_INVALID_PARAMS', 'line_items must be a non-empty list of {qty, unit_price}');
@@ -115,8 +118,9 @@ export function givenLineItems(registry: EntityRegistry, contribution: Row, item
         ...item,
         qty: item.qty ?? 1,
         line_total: lineTotal,
-        entity_table: 'civicrm_contribution',
-        entity_id: contribution.id,
+        // A line may pay for a membership or a participant (`entity_table`, `entity_id`); else for the contribution.
+        entity_table: item.entity_table ?? 'civicrm_contribution',
+        entity_id: item.entity_table === undefined ? contribution.id : item.entity_id,
         contribution_id: contribution.id,
       },
     });

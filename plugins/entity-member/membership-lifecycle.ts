@@ -104,7 +104,7 @@ export async function completeMemberships(contribution: Row, entities: Entities)
     else {
       // Current or not as its dates say on the day paid (a status not yet updated by the daily job counts as it is).
       const byDates = statusFor(rules, datesOf(membership), paidOn) ?? stored;
-      const terms = await termsPaid(entities, contribution, membership, links.length);
+      const terms = await termsPaid(entities, contribution, membership);
       dates = renewalDates(type, membership, truthy(byDates?.is_current_member), terms, paidOn);
     }
     const status = statusFor(rules, dates, today());
@@ -117,22 +117,14 @@ export async function completeMemberships(contribution: Row, entities: Entities)
   }
 }
 
-/**
- * The terms a contribution paid for a membership: `membership_num_terms` of its line item for that membership, or
- * of its only line item that carries terms when it pays for this one membership alone; else 1.
- */
-async function termsPaid(entities: Entities, contribution: Row, membership: Row, memberships: number): Promise<number> {
-  const items = (
-    await entities.get('LineItem', {
-      where: { contribution_id: contribution.id },
-      select: ['entity_table', 'entity_id', 'membership_num_terms'],
-    })
-  ).filter((item) => Number(item.membership_num_terms) > 0);
-  const own = items.find(
-    (item) => item.entity_table === 'civicrm_membership' && Number(item.entity_id) === Number(membership.id),
-  );
-  const item = own ?? (memberships === 1 && items.length === 1 ? items[0] : undefined);
-  return item ? Number(item.membership_num_terms) : 1;
+/** The terms a contribution paid for a membership: `membership_num_terms` of its line item for it, else 1. */
+async function termsPaid(entities: Entities, contribution: Row, membership: Row): Promise<number> {
+  const [item] = await entities.get('LineItem', {
+    where: { contribution_id: contribution.id, entity_table: 'civicrm_membership', entity_id: membership.id },
+    select: ['membership_num_terms'],
+  });
+  const terms = Number(item?.membership_num_terms);
+  return Number.isInteger(terms) && terms > 0 ? terms : 1;
 }
 
 const LOGGED = ['status_id', 'start_date', 'end_date', 'membership_type_id'];

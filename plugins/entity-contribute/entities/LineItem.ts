@@ -23,7 +23,13 @@ const LineItem: EntityDef = {
       type: 'Int',
       title: 'Line Item Entity',
       required: true,
-      dynamicFk: { tableField: 'entity_table', entities: ['Contribution'], onDelete: 'cascade' },
+      // What the line pays for, as in the reference: the contribution itself, or a membership or a participant
+      // (deleting that record deletes its lines).
+      dynamicFk: {
+        tableField: 'entity_table',
+        entities: ['Contribution', 'Membership', 'Participant'],
+        onDelete: 'cascade',
+      },
     },
     { name: 'contribution_id', type: 'Int', title: 'Contribution ID', fk: 'Contribution', onDelete: 'cascade' },
     { name: 'price_field_id', type: 'Int', title: 'Price Field ID' },

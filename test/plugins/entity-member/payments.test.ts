@@ -97,21 +97,30 @@ describe('entity-member: MembershipPayment over HTTP', function () {
   });
 
   const paidBy = async (membershipId: unknown, terms?: number) => {
-    const contribution = await pendingContribution();
+    // With `terms`: the contribution's line item pays for the membership, for that many terms (as a price set's
+    // membership option does); without: a plain contribution linked by MembershipPayment.
+    const contribution = terms
+      ? await crm.api3(admin, 'Contribution', 'create', {
+          contact_id: ann,
+          financial_type_id: 'Member Dues',
+          total_amount: '100.00',
+          contribution_status_id: 'Pending',
+          line_items: [
+            {
+              qty: 1,
+              unit_price: '100.00',
+              entity_table: 'civicrm_membership',
+              entity_id: membershipId,
+              membership_num_terms: terms,
+            },
+          ],
+        })
+      : await pendingContribution();
+    expect(contribution, JSON.stringify(contribution)).to.include({ is_error: 0 });
     await crm.api3(admin, 'MembershipPayment', 'create', {
       membership_id: membershipId,
       contribution_id: contribution.id,
     });
-    if (terms) {
-      // The contribution's one line item buys `terms` terms (as a price set's membership option does).
-      const [item] = (await crm.api4(admin, 'LineItem', 'get', { where: [['contribution_id', '=', contribution.id]] }))
-        .values;
-      const updated = await crm.api4(admin, 'LineItem', 'update', {
-        where: [['id', '=', item.id]],
-        values: { membership_num_terms: terms },
-      });
-      expect(updated.values, JSON.stringify(updated)).to.have.length(1);
-    }
     const done = await crm.api3(admin, 'Contribution', 'completetransaction', { id: contribution.id });
     expect(done, JSON.stringify(done)).to.include({ is_error: 0 });
     return (
@@ -140,7 +149,7 @@ describe('entity-member: MembershipPayment over HTTP', function () {
     } as Row);
   });
 
-  it('completetransaction renews by the terms its line item paid for, and lifts a status override', async () => {
+  it('completetransaction renews by the terms its line item for the membership paid for, and lifts a status override', async () => {
     const membership = await crm.api3(admin, 'Membership', 'create', {
       contact_id: ann,
       membership_type_id: typeId,
@@ -154,6 +163,19 @@ describe('entity-member: MembershipPayment over HTTP', function () {
       'status_id:name': 'New',
       is_override: false,
     } as Row);
+    // The line item points at the membership (and goes with it when the membership is deleted).
+    const lines = async () =>
+      (
+        await crm.api4(admin, 'LineItem', 'get', {
+          where: [
+            ['entity_table', '=', 'civicrm_membership'],
+            ['entity_id', '=', Number(membership.id)],
+          ],
+        })
+      ).values;
+    expect((await lines()).map((line) => line.membership_num_terms)).to.deep.equal([2]);
+    await crm.api3(admin, 'Membership', 'delete', { id: membership.id });
+    expect(await lines()).to.deep.equal([]);
   });
 
   it('completetransaction renews an expired membership from the day paid, keeping its join date', async () => {
