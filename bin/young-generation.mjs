@@ -1,8 +1,8 @@
 // `crm import` on PostgreSQL runs in a child node with a larger young generation (48 MB semi-spaces instead of
 // 16). An import's batches live across several round trips to the database while the next batch is read, so with
 // the default size they outlive two scavenges and are promoted, to be collected again by the old generation: a
-// CPU profile put the garbage collector at ~19% of the import's busy time. With 48 MB, Node's CPU for a
-// 100,000-row import fell by ~17% and the import ran ~8-12% faster, for ~100 MB more peak RSS (~250 MB;
+// CPU profile put the garbage collector at ~19% of the import's busy time. With 48 MB, Node's CPU for an import
+// fell by 12-17% and a 1M-row import ran ~5% faster (9,520 -> 10,017 rows/s), for ~100 MB more peak RSS (~250 MB;
 // docs/performance.md). V8 sizes the young generation when the process starts, so the flag cannot be set from
 // inside (v8.setFlagsFromString does not resize it): the command runs again as a child with the flag.
 // Not on the embedded database, whose engine lives in the process and keeps the import under 300 MB only with the
