@@ -28,9 +28,39 @@ function positive(value: unknown, field: string): number {
   return number;
 }
 
+/** What a pending pledge's edit may change that its schedule depends on (the reference's list). */
+const SCHEDULE_FIELDS = [
+  'amount',
+  'frequency_unit',
+  'frequency_interval',
+  'frequency_day',
+  'installments',
+  'start_date',
+];
+const truthy = (value: unknown) => value === true || value === 1 || value === '1' || value === 'true';
+
+/** An edit with `is_pledge_pending` that changes the schedule's inputs: its installments are made again. */
+function reschedules(sc: SaveContext, row: Row): boolean {
+  if (!sc.existing || !truthy(sc.params.is_pledge_pending)) return false;
+  const text = (value: unknown) => (value instanceof Date ? value.toISOString().slice(0, 10) : String(value ?? ''));
+  return SCHEDULE_FIELDS.some((field) =>
+    field === 'start_date'
+      ? dayOf(row[field], field) !== dayOf(sc.existing![field], field)
+      : field === 'amount'
+        ? Number(row[field]) !== Number(sc.existing![field])
+        : text(row[field]) !== text(sc.existing![field]),
+  );
+}
+
 function beforeSavePledge(values: Row, sc: SaveContext): Row {
   const out: Row = { ...values, modified_date: new Date() };
-  if (sc.existing) return out;
+  if (sc.existing) {
+    // A pending pledge's new amount or installments: the installment amount follows, unless given.
+    const merged = { ...sc.existing, ...out };
+    if (reschedules(sc, merged) && !present(values.original_installment_amount))
+      out.original_installment_amount = installmentAmount(merged.amount, positive(merged.installments, 'installments'));
+    return out;
+  }
   const installments = positive(out.installments ?? 1, 'installments');
   positive(out.frequency_interval ?? 1, 'frequency_interval');
   if (present(out.start_date)) dayOf(out.start_date, 'start_date');
@@ -39,9 +69,22 @@ function beforeSavePledge(values: Row, sc: SaveContext): Row {
   return out;
 }
 
-/** The schedule of a new pledge: one Pending (or Overdue, when already due) installment per period. */
+/**
+ * The schedule of a new pledge: one Pending (or Overdue, when already due) installment per period. An edit of a
+ * pending pledge with `is_pledge_pending` that changes the amount, frequency, installments or start date makes the
+ * schedule again, as the reference does (a pledge with a completed installment is refused instead).
+ */
 async function afterSavePledge(row: Row, sc: SaveContext): Promise<void> {
-  if (sc.existing) return;
+  if (sc.existing) {
+    if (!reschedules(sc, row)) return;
+    const payments = await sc.entities.get('PledgePayment', {
+      where: { pledge_id: row.id },
+      select: ['id', 'status_id'],
+    });
+    if (payments.some((payment) => Number(payment.status_id) === STATUS.completed))
+      throw new KernelError('E_INVALID_PARAMS', 'The pledge has completed payments: its schedule cannot be made again');
+    for (const payment of payments) await sc.entities.delete('PledgePayment', Number(payment.id));
+  }
   const count = Number(row.installments);
   const dates = installmentDates(
     dayOf(row.start_date, 'start_date'),
@@ -129,7 +172,11 @@ export async function completeInstallments(contribution: Row, entities: Entities
 }
 
 export function extendPledges(entities: EntityRegistry): void {
-  entities.extend('Pledge', { beforeSave: beforeSavePledge, afterSave: afterSavePledge });
+  entities.extend('Pledge', {
+    params: ['is_pledge_pending'],
+    beforeSave: beforeSavePledge,
+    afterSave: afterSavePledge,
+  });
   entities.extend('PledgePayment', {
     // The marker its own schedule writes with: those installments are the pledge's, not payments to match.
     params: [SCHEDULING],

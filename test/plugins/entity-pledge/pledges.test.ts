@@ -147,6 +147,30 @@ describe('entity-pledge: Pledge and PledgePayment over HTTP', function () {
     expect(String(none.error_message)).to.match(/no unmatched payment/);
   });
 
+  it('an edit with is_pledge_pending that changes the amount or installments makes the schedule again', async () => {
+    const id = await pledge({ amount: 100, installments: 2, start_date: '2030-01-03' });
+    const amounts = async () => (await installments(id)).map((row) => row.scheduled_amount);
+    expect(await amounts()).to.deep.equal([50, 50]);
+    // Without the flag an edit leaves the installments alone, as the reference's API does.
+    const plain = await crm.api3(admin, 'Pledge', 'create', { id, amount: 80 });
+    expect(plain, JSON.stringify(plain)).to.include({ is_error: 0 });
+    expect(await amounts()).to.deep.equal([50, 50]);
+    const again = await crm.api3(admin, 'Pledge', 'create', { id, amount: 90, installments: 3, is_pledge_pending: 1 });
+    expect(again, JSON.stringify(again)).to.include({ is_error: 0 });
+    expect(await amounts()).to.deep.equal([30, 30, 30]);
+    expect(await pledgeRow(id)).to.include({ 'status_id:name': 'Pending', original_installment_amount: 30 });
+    // Once an installment is paid, the schedule is not made again.
+    await crm.api3(admin, 'PledgePayment', 'create', {
+      pledge_id: id,
+      contribution_id: await contribution('Completed', '30.00'),
+      actual_amount: 30,
+    });
+    const refused = await crm.api3(admin, 'Pledge', 'create', { id, installments: 2, is_pledge_pending: 1 });
+    expect(refused).to.include({ is_error: 1 });
+    expect(String(refused.error_message)).to.match(/completed payments: its schedule cannot be made again/);
+    expect(await amounts()).to.deep.equal([30, 30, 30]);
+  });
+
   it('4.3.4 completetransaction: an installment paid by a Pending contribution completes with it', async () => {
     const id = await pledge({ amount: 80, installments: 1, start_date: '2030-01-03' });
     const [row] = await installments(id);
