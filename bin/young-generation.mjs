@@ -8,23 +8,13 @@
 // Not on the embedded database, whose engine lives in the process and keeps the import under 300 MB only with the
 // default size. A flag given to node (or in NODE_OPTIONS) wins.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { rawConfig } from '../cli/front.mjs';
 
 const FLAG = '--max-semi-space-size';
-export const SEMI_SPACE_MB = 48;
+const SEMI_SPACE_MB = 48;
 
-/** Whether the command's database is PostgreSQL: DATABASE_URL, or `database.url` in the config file (read cheaply). */
-function onPostgres(argv, env) {
-  if (env.DATABASE_URL) return true;
-  const i = argv.findIndex((a) => a === '-c' || a === '--config');
-  const inline = argv.find((a) => a.startsWith('--config='))?.slice('--config='.length);
-  const file = (i >= 0 ? argv[i + 1] : inline) || env.CRM_CONFIG || 'crm.config.json';
-  try {
-    return Boolean(JSON.parse(readFileSync(file, 'utf8')).database?.url);
-  } catch {
-    return false;
-  }
-}
+/** Whether the command's database is PostgreSQL: DATABASE_URL, or `database.url` in the config file. */
+const onPostgres = (argv, env) => Boolean(env.DATABASE_URL || rawConfig(argv, env)?.database?.url);
 
 /** Whether this `crm import` should run again with the larger young generation. */
 export function wantsYoungGeneration(argv = process.argv, env = process.env) {

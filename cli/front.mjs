@@ -69,14 +69,22 @@ export function front(argv = process.argv) {
   return result.selected ?? false;
 }
 
-/** Whether the configuration names plugin folders besides plugins/ (read cheaply, not validated). */
-export function externalPlugins(argv) {
+/**
+ * The configuration file the command names (`-c`, `--config=`, `CRM_CONFIG`, else ./crm.config.json), read cheaply
+ * and not validated: for decisions before the CLI loads; undefined when it is missing or not JSON.
+ */
+export function rawConfig(argv, env = process.env) {
   const i = argv.findIndex((a) => a === '-c' || a === '--config');
   const inline = argv.find((a) => a.startsWith('--config='))?.slice('--config='.length);
-  const file = (i >= 0 ? argv[i + 1] : inline) || process.env.CRM_CONFIG || 'crm.config.json';
+  const file = (i >= 0 ? argv[i + 1] : inline) || env.CRM_CONFIG || 'crm.config.json';
   try {
-    return (JSON.parse(readFileSync(file, 'utf8')).pluginPaths ?? []).length > 0;
+    return JSON.parse(readFileSync(file, 'utf8'));
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/** Whether the configuration names plugin folders besides plugins/. */
+export function externalPlugins(argv) {
+  return (rawConfig(argv)?.pluginPaths ?? []).length > 0;
 }

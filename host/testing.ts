@@ -171,11 +171,14 @@ async function freshPglite(): Promise<Knex> {
   } as Knex.Config);
 }
 
-async function dropSchema(url: string | undefined, schema: string | undefined): Promise<void> {
+/**
+ * Drops a test's PostgreSQL schema and the job queue's beside it (`<schema>_pgboss`); nothing without a URL. For a
+ * test that runs `crm` processes on a schema of its own.
+ */
+export async function dropSchema(url: string | undefined, schema: string | undefined): Promise<void> {
   if (!url || !schema) return;
   const db = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
   try {
-    // The jobs plugin's queue lives beside the schema (`<schema>_pgboss`): it goes too.
     for (const name of [schema, `${schema}_pgboss`]) await db.raw('drop schema if exists ?? cascade', [name]);
   } finally {
     await db.destroy();

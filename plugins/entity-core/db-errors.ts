@@ -14,6 +14,11 @@ export function dbError(err: unknown): KernelError | undefined {
   return found && fromSqlState(found.code, found.error);
 }
 
+/** The SQLSTATE of the database's error in `err` or its causes (e.g. '55P03', a lock timeout), if any. */
+export function sqlState(err: unknown): string | undefined {
+  return sqlStateOf(err)?.code;
+}
+
 /** The database's error in `err` or its causes (knex and our wrappers nest it), with its SQLSTATE. */
 function sqlStateOf(err: unknown): { code: string; error: unknown } | undefined {
   let current: unknown = err;

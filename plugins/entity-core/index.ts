@@ -30,7 +30,7 @@ export type { JsonRender, JsonRow } from './json-rows';
 export { referenceCounts, type RefCount } from './ref-counts';
 export { listFilterItems, listFilterConditions } from './list-filters';
 export { isList } from './collections';
-export { dbError } from './db-errors';
+export { dbError, sqlState } from './db-errors';
 export { allOf, referencedRowAccess, RowAccessControl } from './row-access';
 export { apiCliCommand, CLI_PRINCIPAL } from './cli';
 export { EntityService, type EntitySession, type SaveErrors, type SaveOptions, type BatchOptions } from './service';

@@ -120,7 +120,12 @@ export async function completeMemberships(contribution: Row, entities: Entities)
 /** The terms a contribution paid for a membership: `membership_num_terms` of its line item for it, else 1. */
 async function termsPaid(entities: Entities, contribution: Row, membership: Row): Promise<number> {
   const [item] = await entities.get('LineItem', {
-    where: { contribution_id: contribution.id, entity_table: 'civicrm_membership', entity_id: membership.id },
+    where: [
+      { path: 'contribution_id', op: '=', value: contribution.id },
+      // Either spelling a line's dynamic reference takes: the reference's table name, or ours.
+      { path: 'entity_table', op: 'IN', value: ['civicrm_membership', 'crm_membership'] },
+      { path: 'entity_id', op: '=', value: membership.id },
+    ],
     select: ['membership_num_terms'],
   });
   const terms = Number(item?.membership_num_terms);

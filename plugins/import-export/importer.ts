@@ -55,6 +55,8 @@ export interface ImportSummary {
   rows_per_second: number;
   resumed_after_batch?: number;
   errors_file?: string;
+  /** Two batches in flight waited on each other's lock (pipeline.ts): the rest went one batch at a time. */
+  lock_contention?: true;
   /** The first rejections (row, reason), for callers without an error file. */
   rejections: Array<Pick<Outcome, 'row' | 'reason'>>;
 }
@@ -139,6 +141,7 @@ export async function runImport(deps: ImportDeps, request: ImportRequest): Promi
   // Batches in flight, oldest first, each settling once written and reported: two on PostgreSQL (pipeline.ts),
   // one on the embedded database (one connection). Either way the next one is read from the file meanwhile.
   const pipeline: Pipeline = { lanes: poolSize(db) > 1 ? (request.batchesInFlight ?? 2) : 1 };
+  const lanesAtStart = pipeline.lanes;
   const inFlight: Array<Promise<void>> = [];
   let latest: BatchClaim | undefined;
 
@@ -214,6 +217,7 @@ export async function runImport(deps: ImportDeps, request: ImportRequest): Promi
     rows_per_second: Math.round(readNow / Math.max(seconds, 0.001)),
     ...(resumedAfter !== undefined ? { resumed_after_batch: resumedAfter } : {}),
     ...(request.errors ? { errors_file: request.errors } : {}),
+    ...(pipeline.lanes < lanesAtStart ? { lock_contention: true as const } : {}),
     rejections,
   };
 }

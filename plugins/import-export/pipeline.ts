@@ -20,6 +20,7 @@
  * the rest of the import writes one batch at a time.
  */
 import type { Knex } from 'knex';
+import { sqlState } from '../entity-core';
 import type { Outcome } from './batch';
 import { matchText } from './lookups';
 import type { ImportRecord } from './records';
@@ -40,13 +41,7 @@ export class YieldToEarlier extends Error {
 }
 
 /** Whether the database stopped a statement for waiting on a lock past `lock_timeout` (SQLSTATE 55P03). */
-export function isLockTimeout(err: unknown): boolean {
-  for (let current = err, depth = 0; current && depth < 4; depth++) {
-    if ((current as { code?: unknown }).code === '55P03') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
-}
+export const isLockTimeout = (err: unknown): boolean => sqlState(err) === '55P03';
 
 /** What a batch in flight claims: the keys its rows carry and the stored contacts its look-up matched. */
 export class BatchClaim {

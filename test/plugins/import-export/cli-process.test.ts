@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import knexFactory from 'knex';
+import { dropSchema } from '../../../host/testing';
 import { CRM_BIN, ROOT, runCrm } from '../../support/cli';
 
 /** The command lines (arguments joined by spaces) of the running processes that name `needle`, by pid. */
@@ -29,16 +29,7 @@ describe('import-export: the crm process', function () {
     : { CRM_DATA_DIR: path.join(dir, 'data') };
   const crm = (...args: string[]) => runCrm(args, { ...env, LOG_LEVEL: 'warn' });
   // The processes' schema (and the job queue's beside it) goes with the test, not into the next run's database.
-  after(async () => {
-    if (!process.env.DATABASE_URL) return;
-    const db = knexFactory({ client: 'pg', connection: process.env.DATABASE_URL, pool: { min: 0, max: 1 } });
-    try {
-      for (const schema of [env.CRM_DB_SCHEMA, `${env.CRM_DB_SCHEMA}_pgboss`])
-        await db.raw('drop schema if exists ?? cascade', [schema]);
-    } finally {
-      await db.destroy();
-    }
-  });
+  after(() => dropSchema(process.env.DATABASE_URL, env.CRM_DB_SCHEMA));
 
   it('imports a file (progress on stderr, the summary on stdout), then exports it as CSV on stdout', () => {
     const migrated = crm('migrate');
