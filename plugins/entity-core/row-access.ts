@@ -55,12 +55,15 @@ export class RowAccessControl {
     return access.where.map((item) => planner.plan(item));
   }
 
-  /** Restricts each entity the query joins to the rows the principal may view. */
-  async restrictJoins(planner: Planner, principal: Principal): Promise<void> {
+  /** Restricts each entity the query joins to the rows the principal may view; answers each entity's access, in order. */
+  async restrictJoins(planner: Planner, principal: Principal): Promise<Array<[CompiledEntity, RowAccess]>> {
+    const answers: Array<[CompiledEntity, RowAccess]> = [];
     for (const join of [...planner.joins.values()]) {
       const access = await this.answer(join.entity, 'view', principal);
+      answers.push([join.entity, access]);
       if (access !== 'all') planner.restrictJoin(join, access === 'none' ? 'none' : access.where);
     }
+    return answers;
   }
 
   /**

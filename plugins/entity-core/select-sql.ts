@@ -5,7 +5,7 @@
  * Function names come from a whitelist, paths from metadata; values are bound.
  */
 import type { Knex } from 'knex';
-import { KernelError } from '../../kernel';
+import { holds, KernelError, type Principal } from '../../kernel';
 import { limitExceeded } from '../../host';
 import { guarded } from './db-errors';
 import type { Aggregate, Condition, Query } from './conditions';
@@ -165,14 +165,34 @@ export const isGrouped = (query: Query): boolean =>
   Boolean(query.groupBy?.length) || Boolean(query.select?.some((item) => typeof item !== 'string'));
 
 /**
- * Runs a planned read with its limit and offset. A caller with a row `ceiling` (no `administer CRM`) gets at
- * most that many rows; a read matching more is refused, never cut short silently, so one more is asked for.
+ * A caller without `administer CRM` gets at most `rowsPerRead` rows; a read matching more is refused (never
+ * cut short silently), so one more row than that is asked for. Limit and offset are checked here: the API
+ * layers validate them, the store refuses them too, so no caller ever reaches knex's own error.
  */
-export async function runRead(qb: Knex.QueryBuilder, ceiling: number, query: Query): Promise<unknown[]> {
+export function readCeiling(query: Query, principal: Principal | null, rowsPerRead: number): number {
+  for (const [name, value] of [
+    ['limit', query.limit],
+    ['offset', query.offset],
+  ] as const) {
+    if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0))
+      throw new KernelError('E_INVALID_PARAMS', `${name} must be a non-negative integer`);
+  }
+  return principal && !holds('administer CRM', principal.permissions) ? rowsPerRead : 0;
+}
+
+/** The row limit a read asks for: its own, or with a row `ceiling` one more than the ceiling (see checkCeiling). */
+export function limitRead(qb: Knex.QueryBuilder, ceiling: number, query: Query): Knex.QueryBuilder {
   const limit = ceiling && (!query.limit || query.limit > ceiling) ? ceiling + 1 : query.limit;
   if (limit) qb.limit(limit);
   if (query.offset) qb.offset(query.offset);
-  const rows = (await guarded(async () => qb)) as unknown[];
+  return qb;
+}
+
+/**
+ * A caller with a row `ceiling` (no `administer CRM`) gets at most that many rows; a read matching more is
+ * refused, never cut short silently, so one more is asked for.
+ */
+export function checkCeiling<T>(rows: T[], ceiling: number): T[] {
   if (ceiling && rows.length > ceiling)
     throw limitExceeded(
       `More than ${ceiling} rows match; ask for fewer (options.limit / offset, limits.rowsPerRead)`,
@@ -180,4 +200,9 @@ export async function runRead(qb: Knex.QueryBuilder, ceiling: number, query: Que
       ceiling,
     );
   return rows;
+}
+
+/** Runs a planned read with its limit and offset, within the caller's row ceiling. */
+export async function runRead(qb: Knex.QueryBuilder, ceiling: number, query: Query): Promise<unknown[]> {
+  return checkCeiling((await guarded(async () => limitRead(qb, ceiling, query))) as unknown[], ceiling);
 }

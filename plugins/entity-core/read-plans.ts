@@ -1,0 +1,121 @@
+/**
+ * Compiled reads, remembered: the statement a read planned to (its SQL text and bindings) and how to read its
+ * columns back, keyed by the entity, the query and the row ceiling, and valid only under the row-access
+ * answers it was planned with. A read asked again (a page a client polls, a dashboard, the next call of a
+ * sync job with the same conditions) skips resolving paths, planning joins and knex's building and compiling
+ * of the statement: about a third of a light read's time in the store (docs/performance.md).
+ *
+ * What a plan depends on, and how each is checked:
+ * - the query: its JSON text is the key (values included: a plan's bindings are the query's own values);
+ * - metadata and option lists (custom fields, `:name` values, option sorts resolve through them): every
+ *   entry is forgotten when the registry's option generation moves, which run-time metadata changes and
+ *   option writes on any instance (the change bus) both do;
+ * - the caller's row access: the answers (root, and joined entities for `joinAccess`) are asked on every
+ *   read as before, and a plan is used only when they equal the ones it was planned under.
+ */
+import type { Knex } from 'knex';
+import type { Principal } from '../../kernel';
+import type { CompiledEntity, FieldDef } from './types';
+import type { Column } from './select-sql';
+import type { RowAccess } from './hooks';
+import type { Planner } from './planner';
+import type { RowAccessControl } from './row-access';
+
+export interface ReadPlan {
+  entity: CompiledEntity;
+  sql: string;
+  bindings: readonly Knex.Value[];
+  columns: Column[];
+  /** The field a GROUP_CONCAT column's items are read as (undefined for other columns). */
+  sources: Array<FieldDef | undefined>;
+  /** Entities joined with their own row access applied (`joinAccess`), in the order their answers are compared. */
+  restricted: CompiledEntity[];
+  /** The row-access answers the statement carries: root first, then each of `restricted`. */
+  access: string;
+}
+
+/** The text a set of access answers is compared by (conditions are plain data). */
+function accessText(answers: Array<RowAccess | null>): string {
+  return JSON.stringify(answers);
+}
+
+/** A planned read (the store's plan, limit and offset applied) as a plan to keep. */
+export function compiledPlan(
+  entity: CompiledEntity,
+  qb: Knex.QueryBuilder,
+  planned: { columns: Column[]; planner: Planner; answers: Array<[CompiledEntity, RowAccess | null]> },
+): ReadPlan {
+  const { sql, bindings } = qb.toSQL();
+  const { columns, planner, answers } = planned;
+  return {
+    entity,
+    sql,
+    bindings,
+    columns,
+    sources: columns.map((column) =>
+      column.aggregate?.fn === 'GROUP_CONCAT' ? planner.resolve(column.aggregate.path, 'select').field : undefined,
+    ),
+    restricted: answers.slice(1).map(([joined]) => joined),
+    access: accessText(answers.map(([, answer]) => answer)),
+  };
+}
+
+/** The row access a plan's statement would carry for this caller now (asked as a read plans it). */
+export async function accessNow(
+  access: RowAccessControl,
+  plan: ReadPlan,
+  principal: Principal | null,
+): Promise<string> {
+  if (!principal) return accessText([null]);
+  const answers = [await access.answer(plan.entity, 'view', principal)];
+  for (const joined of plan.restricted) answers.push(await access.answer(joined, 'view', principal));
+  return accessText(answers);
+}
+
+export class ReadPlans {
+  private readonly plans = new Map<string, ReadPlan>();
+  private generation = -1;
+
+  constructor(
+    private readonly currentGeneration: () => number,
+    /** Plans kept at most; the least recently used goes first. Each holds one statement's text (~0.2–3 KB). */
+    private readonly max = 256,
+  ) {}
+
+  /** The key of a read; undefined when the query is not plain data (it is then planned every time). */
+  key(entity: CompiledEntity, query: unknown, ceiling: number): string | undefined {
+    try {
+      return `${entity.name}\u0000${ceiling}\u0000${JSON.stringify(query)}`;
+    } catch {
+      return undefined;
+    }
+  }
+
+  get(key: string, entity: CompiledEntity): ReadPlan | undefined {
+    this.checkGeneration();
+    const plan = this.plans.get(key);
+    if (!plan || plan.entity !== entity) return undefined;
+    // Most recently used last: Map keeps insertion order.
+    this.plans.delete(key);
+    this.plans.set(key, plan);
+    return plan;
+  }
+
+  set(key: string, plan: ReadPlan): void {
+    this.checkGeneration();
+    this.plans.delete(key);
+    this.plans.set(key, plan);
+    if (this.plans.size > this.max) this.plans.delete(this.plans.keys().next().value!);
+  }
+
+  get size(): number {
+    return this.plans.size;
+  }
+
+  private checkGeneration(): void {
+    const now = this.currentGeneration();
+    if (now === this.generation) return;
+    this.plans.clear();
+    this.generation = now;
+  }
+}
