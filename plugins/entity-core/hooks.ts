@@ -21,7 +21,8 @@ export interface RowAccessQuery {
 export const entityAccess = defineHook.collect<RowAccess, [RowAccessQuery]>(
   'entity.access',
   'Per read and write of an entity by an untrusted caller: answer all, none or {where: conditions}; ' +
-    'every answer must hold (they are AND-ed), no answer means all',
+    'every answer must hold (they are AND-ed), no answer means all; answers are plain data (a compiled read ' +
+    'is reused only while they are equal)',
 );
 
 /**

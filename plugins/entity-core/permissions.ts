@@ -2,9 +2,16 @@
 import type { Permission } from '../../kernel';
 import type { EntityRegistry } from './registry';
 
-/** `GroupContact` → `group_contact`. */
+const snakes = new Map<string, string>();
+
+/** `GroupContact` → `group_contact` (entity names repeat on every call: remembered, up to a bound). */
 export function snake(entity: string): string {
-  return entity.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+  let name = snakes.get(entity);
+  if (name === undefined) {
+    name = entity.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+    if (snakes.size < 2000) snakes.set(entity, name);
+  }
+  return name;
 }
 
 /**

@@ -191,10 +191,19 @@ export class EntityRegistry {
    * clients send and what the reference's option lists (`tag_used_for`, `note_used_for`) hold.
    */
   byTable(table: string): CompiledEntity | undefined {
-    for (const entity of this.map.values()) if (entity.table === table) return entity;
-    for (const entity of this.map.values()) if (referenceTable(entity.name) === table) return entity;
-    return undefined;
+    if (this.tables?.map !== this.map) {
+      // Own table names first, so one wins over another entity's reference spelling; made again with the map.
+      const byName = new Map<string, CompiledEntity>();
+      for (const entity of this.map.values()) if (!byName.has(entity.table)) byName.set(entity.table, entity);
+      for (const entity of this.map.values())
+        if (!byName.has(referenceTable(entity.name))) byName.set(referenceTable(entity.name), entity);
+      this.tables = { map: this.map, byName };
+    }
+    return this.tables.byName.get(table);
   }
+
+  /** {@link byTable}'s index, for the current map (every dynamic reference a write checks asks it). */
+  private tables?: { map: Map<string, CompiledEntity>; byName: Map<string, CompiledEntity> };
 
   /** Entity names, optionally only those an API version serves. */
   names(version?: 3 | 4): string[] {
