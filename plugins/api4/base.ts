@@ -14,7 +14,7 @@ import type {
   Aggregate,
 } from '../entity-core';
 import { type Condition } from '../entity-core';
-import { optionsOf, optionText, orderOfValues, splitSuffix, translateFilter, type Suffix } from './suffixes';
+import { optionsOf, orderOfValues, splitSuffix, translateFilter, type Suffix } from './suffixes';
 import { mayRead, mentions, parseOrderBy, parseWhere, resolvePath, v4Fields, type WhereContext } from './params';
 import type { Row } from './types';
 import { chainRefs, shownRows, typed } from './rows';
@@ -230,10 +230,9 @@ export class Api4Base {
         limit: (params.limit as number) || undefined,
         offset: (params.offset as number) || undefined,
       });
-      values = shownRows(fields, paths, rows, ctx).map((row) => {
-        for (const column of suffixed) row[column.key] = optionText(column.options, column.suffix, row[column.base]);
-        for (const base of hiddenBases) delete row[base];
-        return row;
+      values = shownRows(fields, paths, rows, ctx, {
+        hidden: hiddenBases,
+        columns: suffixed,
       });
     }
     const countMatched = rowCount

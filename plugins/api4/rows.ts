@@ -1,5 +1,6 @@
 /** Row helpers of the APIv4 translator: wire typing, in-memory filters for metadata rows, chain substitution. */
-import { isList, type FieldDef } from '../entity-core';
+import { isList, type FieldDef, type OptionItem } from '../entity-core';
+import { optionText, type Suffix } from './suffixes';
 import { invalid, mayRead } from './params';
 import type { Row } from './types';
 import type { Reader } from './base';
@@ -154,15 +155,37 @@ export function indexFields(index: unknown): string[] {
  * Rows read as arrays (in the order of `paths`) as APIv4 shows them: JSON types, each column the reader may
  * see (secrets only with their permission). What may be read is decided once per column, not per value.
  */
-export function shownRows(fieldsByPath: Map<string, FieldDef>, paths: string[], rows: unknown[][], ctx: Reader): Row[] {
+export function shownRows(
+  fieldsByPath: Map<string, FieldDef>,
+  paths: string[],
+  rows: unknown[][],
+  ctx: Reader,
+  derived: { hidden?: Set<string>; columns?: DerivedColumn[] } = {},
+): Row[] {
   const shown: Array<{ path: string; field: FieldDef; index: number }> = [];
+  const bases = new Map<string, { field: FieldDef; index: number }>();
   paths.forEach((path, index) => {
     const field = fieldsByPath.get(path);
-    if (field && mayRead(field, ctx.principal, ctx.trusted)) shown.push({ path, field, index });
+    if (!field || !mayRead(field, ctx.principal, ctx.trusted)) return;
+    bases.set(path, { field, index });
+    if (!derived.hidden?.has(path)) shown.push({ path, field, index });
   });
+  const columns = (derived.columns ?? []).map((column) => ({ ...column, base: bases.get(column.base) }));
+  // Each row is made once, in its final key order: deleting a key afterwards would put the object in V8's slow
+  // dictionary mode (and every later read of it, JSON.stringify's included, would pay for it).
   return rows.map((values) => {
     const row: Row = {};
     for (const { path, field, index } of shown) row[path] = typed(field, values[index]);
+    for (const { key, base, suffix, options } of columns)
+      row[key] = optionText(options, suffix, base ? typed(base.field, values[base.index]) : undefined);
     return row;
   });
+}
+
+/** A `:label`-style column: the option text of another column's stored value. */
+export interface DerivedColumn {
+  key: string;
+  base: string;
+  suffix: Suffix;
+  options: OptionItem[];
 }
