@@ -221,6 +221,13 @@ describe('entity-contribute: Contribution over HTTP', function () {
       'financial_type_id:label': 'Member Dues',
       'contact_id.display_name': 'Ann',
     });
+    // The label's stored value is read for it, and not returned unless selected.
+    expect(got.values[0]).to.not.have.property('financial_type_id');
+    const both = await crm.api4(admin, 'Contribution', 'get', {
+      select: ['financial_type_id', 'financial_type_id:name'],
+      where: [['id', '=', id]],
+    });
+    expect(both.values[0]).to.deep.equal({ financial_type_id: 2, 'financial_type_id:name': 'Member Dues' });
     const updated = await crm.api4(admin, 'Contribution', 'update', {
       where: [['id', '=', id]],
       values: { source: 'Fete' },
