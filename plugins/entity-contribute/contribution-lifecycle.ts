@@ -61,9 +61,27 @@ export function extendContributions(entities: EntityRegistry): void {
     params: ['line_items', 'skipLineItems', 'soft_credit'],
     beforeSave: (values, sc) => beforeSave(values, sc, entities),
   });
+  entities.extend('LineItem', { linkSafe: true, beforeSave: (values, sc) => termsFromPrice(values, sc, entities) });
   // The deposit account is remembered (ledger.ts): an account write makes every instance forget it.
   const forget = async (_row: Row, sc: SaveContext) => entities.optionsChanged(sc.db);
   entities.extend('FinancialAccount', { afterSave: forget, afterDelete: forget });
   // One default account per account type (the reference's FinancialAccount::add).
   entities.extend('FinancialAccount', singleDefault('FinancialAccount', 'financial_account_type_id'));
+}
+
+/**
+ * A new line for a price option that sells a membership (`price_field_value_id`) and names no terms takes the
+ * option's `membership_num_terms` (1 when the option names a membership type but no terms), as the reference's
+ * order does: a renewal paid by the line extends by that many terms. Only reads, so the line may share its
+ * contribution's statement (`linkSafe`).
+ */
+async function termsFromPrice(values: Row, sc: SaveContext, entities: EntityRegistry): Promise<Row> {
+  if (sc.existing || values.price_field_value_id == null || values.membership_num_terms != null) return values;
+  if (!entities.find('PriceFieldValue')) return values;
+  const [option] = await sc.entities.get('PriceFieldValue', {
+    where: [{ path: 'id', op: '=', value: values.price_field_value_id }],
+    select: ['membership_type_id', 'membership_num_terms'],
+  });
+  const terms = option?.membership_num_terms ?? (option?.membership_type_id != null ? 1 : null);
+  return terms == null ? values : { ...values, membership_num_terms: terms };
 }

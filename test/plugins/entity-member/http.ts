@@ -4,4 +4,6 @@ import { bootEntityHttp, type EntityHttp } from '../../support/entity-http';
 export type { Answer, Headers, Row } from '../../support/entity-http';
 export type Crm = EntityHttp;
 
-export const bootCrm = (): Promise<Crm> => bootEntityHttp({ plugins: ['entity-member', 'compat-civicrm'] });
+// entity-price: a price option may sell a membership (its terms decide a renewal).
+export const bootCrm = (): Promise<Crm> =>
+  bootEntityHttp({ plugins: ['entity-member', 'entity-price', 'compat-civicrm'] });

@@ -178,6 +178,65 @@ describe('entity-member: MembershipPayment over HTTP', function () {
     expect(await lines()).to.deep.equal([]);
   });
 
+  it("a line for a price option that sells a membership takes the option's terms; completetransaction renews by them", async () => {
+    const set = await crm.api4(admin, 'PriceSet', 'create', {
+      values: { name: 'dues', title: 'Dues', extends: 'CiviMember', financial_type_id: 2 },
+    });
+    expect(set.values, JSON.stringify(set)).to.have.length(1);
+    const field = await crm.api4(admin, 'PriceField', 'create', {
+      values: { price_set_id: set.values[0].id, name: 'level', label: 'Level', html_type: 'Radio' },
+    });
+    const option = async (name: string, values: Row) =>
+      Number(
+        (
+          await crm.api4(admin, 'PriceFieldValue', 'create', {
+            values: { price_field_id: field.values[0].id, name, label: name, amount: 100, ...values },
+          })
+        ).values[0].id,
+      );
+    const threeYears = await option('three_years', { membership_type_id: typeId, membership_num_terms: 3 });
+    const noTerms = await option('one_term', { membership_type_id: typeId });
+    const membership = await crm.api3(admin, 'Membership', 'create', {
+      contact_id: ann,
+      membership_type_id: typeId,
+      join_date: now,
+    });
+    const contribution = await crm.api3(admin, 'Contribution', 'create', {
+      contact_id: ann,
+      financial_type_id: 'Member Dues',
+      total_amount: '200.00',
+      contribution_status_id: 'Pending',
+      line_items: [
+        {
+          unit_price: '100.00',
+          price_field_value_id: threeYears,
+          entity_table: 'civicrm_membership',
+          entity_id: membership.id,
+        },
+        { unit_price: '100.00', price_field_value_id: noTerms, label: 'Not a renewal' },
+      ],
+    });
+    expect(contribution, JSON.stringify(contribution)).to.include({ is_error: 0 });
+    const lines = await crm.api4(admin, 'LineItem', 'get', {
+      select: ['membership_num_terms'],
+      where: [['contribution_id', '=', Number(contribution.id)]],
+      orderBy: { id: 'ASC' },
+    });
+    expect(lines.values.map((line) => line.membership_num_terms)).to.deep.equal([3, 1]);
+    await crm.api3(admin, 'MembershipPayment', 'create', {
+      membership_id: membership.id,
+      contribution_id: contribution.id,
+    });
+    expect(await crm.api3(admin, 'Contribution', 'completetransaction', { id: contribution.id })).to.include({
+      is_error: 0,
+    });
+    const renewed = await crm.api4(admin, 'Membership', 'get', {
+      select: ['end_date'],
+      where: [['id', '=', Number(membership.id)]],
+    });
+    expect(renewed.values[0].end_date).to.equal(addUnits(addUnits(now, 'year', 4), 'day', -1));
+  });
+
   it('completetransaction renews an expired membership from the day paid, keeping its join date', async () => {
     const membership = await crm.api3(admin, 'Membership', 'create', {
       contact_id: ann,
