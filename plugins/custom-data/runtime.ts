@@ -9,6 +9,7 @@ import {
   applySchemaSteps,
   diffSchemas,
   introspectSchema,
+  sqlState,
   tableFromEntity,
   type ChangeBus,
   type CompiledEntity,
@@ -144,7 +145,7 @@ export class CustomData {
     try {
       await applySchemaSteps(db, steps);
     } catch (err) {
-      const code = (err as { code?: string }).code ?? '';
+      const code = sqlState(err) ?? '';
       // A reference field's new foreign key, over values already stored that point at no record.
       if (code === '23503')
         throw new KernelError(

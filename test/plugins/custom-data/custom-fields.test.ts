@@ -289,6 +289,31 @@ describe('custom-data: custom groups and fields over HTTP', function () {
     expect((await read())['More_About.Last_visit']).to.equal(null); // fk_entity_on_delete: set_null
   });
 
+  it('a field turned into a reference while its stored ids point at nothing is refused, and left as it was', async () => {
+    const made = await crm.api4(admin, 'CustomField', 'create', {
+      values: { custom_group_id: groupId, label: 'Visit number', data_type: 'Int', html_type: 'Text' },
+    });
+    const fieldId = Number(made.values[0].id);
+    await crm.api4(admin, 'Contact', 'update', {
+      where: [['id', '=', ann]],
+      values: { 'More_About.Visit_number': 987654 },
+    });
+    const turned = await crm.api4(admin, 'CustomField', 'update', {
+      where: [['id', '=', fieldId]],
+      values: { data_type: 'EntityReference', html_type: 'Autocomplete-Select', fk_entity: 'Activity' },
+    });
+    expect(turned.error_message, JSON.stringify(turned)).to.match(
+      /point at records that do not exist; empty them first/,
+    );
+    const field = await crm.api4(admin, 'CustomField', 'get', { select: ['data_type'], where: [['id', '=', fieldId]] });
+    expect(field.values[0]).to.include({ data_type: 'Int' });
+    const value = await crm.api4(admin, 'Contact', 'get', {
+      select: ['More_About.Visit_number'],
+      where: [['id', '=', ann]],
+    });
+    expect(value.values[0]['More_About.Visit_number']).to.equal(987654);
+  });
+
   it('deleting a field drops its column; deleting the group drops its table and values', async () => {
     expect(await crm.api3(admin, 'CustomField', 'delete', { id: since })).to.include({ is_error: 0 });
     const fields = await crm.api3(admin, 'Contact', 'getfields', { action: 'get' });
