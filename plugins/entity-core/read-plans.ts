@@ -26,8 +26,8 @@ export interface ReadPlan {
   sql: string;
   bindings: readonly Knex.Value[];
   columns: Column[];
-  /** The field a GROUP_CONCAT column's items are read as (undefined for other columns). */
-  sources: Array<FieldDef | undefined>;
+  /** The field a GROUP_CONCAT column's items are read as (readColumn's `source`). */
+  source(column: Column): FieldDef;
   /** Entities joined with their own row access applied (`joinAccess`), in the order their answers are compared. */
   restricted: CompiledEntity[];
   /** The row-access answers the statement carries: root first, then each of `restricted`. */
@@ -47,14 +47,17 @@ export function compiledPlan(
 ): ReadPlan {
   const { sql, bindings } = qb.toSQL();
   const { columns, planner, answers } = planned;
+  const sources = new Map<Column, FieldDef>();
+  for (const column of columns)
+    if (column.aggregate?.fn === 'GROUP_CONCAT')
+      sources.set(column, planner.resolve(column.aggregate.path, 'select').field);
   return {
     entity,
     sql,
-    bindings,
+    // Lists copied: a caller changing its query's arrays afterwards must not change a kept statement's values.
+    bindings: bindings.map((value) => (Array.isArray(value) ? [...value] : value)) as Knex.Value[],
     columns,
-    sources: columns.map((column) =>
-      column.aggregate?.fn === 'GROUP_CONCAT' ? planner.resolve(column.aggregate.path, 'select').field : undefined,
-    ),
+    source: (column) => sources.get(column)!,
     restricted: answers.slice(1).map(([joined]) => joined),
     access: accessText(answers.map(([, answer]) => answer)),
   };
@@ -72,6 +75,9 @@ export async function accessNow(
   return accessText(answers);
 }
 
+/** The longest query (as JSON) whose plan is kept. */
+const MAX_QUERY_TEXT = 8192;
+
 export class ReadPlans {
   private readonly plans = new Map<string, ReadPlan>();
   private generation = -1;
@@ -82,13 +88,18 @@ export class ReadPlans {
     private readonly max = 256,
   ) {}
 
-  /** The key of a read; undefined when the query is not plain data (it is then planned every time). */
+  /**
+   * The key of a read; undefined when the query is not plain data or is long (a list of thousands of ids: such a
+   * read is seldom asked again, and its key and statement would hold memory), so it is planned every time.
+   */
   key(entity: CompiledEntity, query: unknown, ceiling: number): string | undefined {
+    let text: string;
     try {
-      return `${entity.name}\u0000${ceiling}\u0000${JSON.stringify(query)}`;
+      text = JSON.stringify(query);
     } catch {
       return undefined;
     }
+    return text.length > MAX_QUERY_TEXT ? undefined : `${entity.name}\u0000${ceiling}\u0000${text}`;
   }
 
   get(key: string, entity: CompiledEntity): ReadPlan | undefined {

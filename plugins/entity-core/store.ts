@@ -10,11 +10,21 @@ import type { Aggregate, Query } from './conditions';
 import { guarded } from './db-errors';
 import { applyPlanned, Planner, type Resolved } from './planner';
 import { rootIdBounds } from './joins';
-import { checkCeiling, groupedQuery, isGrouped, limitRead, orderRows, planColumn, plainQuery } from './select-sql';
-import { readCeiling, readColumn, runRead } from './select-sql';
+import {
+  checkCeiling,
+  groupedQuery,
+  isGrouped,
+  limitRead,
+  orderRows,
+  planColumn,
+  plainQuery,
+  readCeiling,
+  readColumn,
+  runRead,
+  type Column,
+} from './select-sql';
 import { accessNow, compiledPlan, ReadPlans, type ReadPlan } from './read-plans';
 import type { RowAccess } from './hooks';
-import type { Column } from './select-sql';
 import { selectJson, type JsonRender, type JsonRow } from './json-rows';
 import { StoreWrites } from './store-writes';
 import { checkInLists } from './list-filters';
@@ -112,12 +122,12 @@ export class EntityStore extends StoreWrites {
       if (key !== undefined) this.plans.set(key, plan);
     }
     // Rows as arrays in select order: the driver builds no object per row either.
-    const { columns, sources } = plan;
+    const { columns, source } = plan;
     const raw = db.raw(plan.sql, plan.bindings).options({ rowMode: 'array' });
     const rows = checkCeiling(((await guarded(async () => raw)) as { rows: unknown[][] }).rows, ceiling);
     for (const row of rows)
       for (let index = 0; index < columns.length; index++)
-        row[index] = readColumn(columns[index], row[index], () => sources[index]!, this.cipher);
+        row[index] = readColumn(columns[index], row[index], source, this.cipher);
     return { paths: columns.map((column) => column.path), rows };
   }
 
