@@ -68,12 +68,19 @@ async function writeAndAdvance(
   await claim.begin(trx);
   const outcomes = new Map(batch.refused);
   let written: Outcome[] | undefined;
+  // A request to yield (pipeline.ts) always ends the attempt: written again whole once the earlier batch commits,
+  // never row by row (each row would wait on its own).
+  const unlessYield = (err: unknown) => {
+    if (err instanceof YieldToEarlier) throw err;
+    return undefined;
+  };
   try {
     written = await writeWhole();
   } catch (err) {
+    unlessYield(err);
     if (isLockTimeout(err)) {
       await claim.contended(trx);
-      written = await writeWhole().catch(() => undefined);
+      written = await writeWhole().catch(unlessYield);
     }
   }
   if (written) for (const outcome of written) outcomes.set(outcome.row, outcome);
