@@ -4,7 +4,22 @@ import { fileURLToPath } from 'node:url';
 import { bootEntityHttp, type EntityHttp } from '../../support/entity-http';
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/row-access');
+import type { Headers } from '../../support/entity-http';
 export type { Headers, Row } from '../../support/entity-http';
 export type Meetings = EntityHttp;
 
 export const bootMeetings = (): Promise<Meetings> => bootEntityHttp({ plugins: ['meetings'], pluginDirs: [FIXTURES] });
+
+/** A meeting with these attendees and one note ("about <subject>"), written by `admin`; its id. */
+export async function addMeeting(
+  meetings: Meetings,
+  admin: Headers,
+  subject: string,
+  contacts: number[],
+): Promise<number> {
+  const id = Number((await meetings.api4(admin, 'Meeting', 'create', { values: { subject } })).values[0].id);
+  for (const contactId of contacts)
+    await meetings.api4(admin, 'MeetingContact', 'create', { values: { meeting_id: id, contact_id: contactId } });
+  await meetings.api4(admin, 'MeetingNote', 'create', { values: { meeting_id: id, note: `about ${subject}` } });
+  return id;
+}

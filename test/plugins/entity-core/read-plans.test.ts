@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import type { EntityStore } from '../../../plugins/entity-core';
-import { bootMeetings, type Headers, type Meetings, type Row } from './meetings';
+import { addMeeting, bootMeetings, type Headers, type Meetings, type Row } from './meetings';
 
 describe('compiled reads are reused only under the same row access', function () {
   this.timeout(60000);
@@ -28,13 +28,7 @@ describe('compiled reads are reused only under the same row access', function ()
   });
   after(() => meetings?.t.close());
 
-  const meeting = async (subject: string, contacts: number[]) => {
-    const id = Number((await api4(admin, 'Meeting', 'create', { values: { subject } })).values[0].id);
-    for (const contactId of contacts)
-      await api4(admin, 'MeetingContact', 'create', { values: { meeting_id: id, contact_id: contactId } });
-    await api4(admin, 'MeetingNote', 'create', { values: { meeting_id: id, note: `about ${subject}` } });
-    return id;
-  };
+  const meeting = (subject: string, contacts: number[]) => addMeeting(meetings, admin, subject, contacts);
 
   it('the same get by callers whose access differs: each sees only their rows, every time', async () => {
     const annOnly = await meeting('Ann only', [ann.contactId]);

@@ -3,7 +3,7 @@
  * EXISTS, applied by both APIs over HTTP to reads, counts, joins, chains, writes and checkAccess.
  */
 import { expect } from 'chai';
-import { bootMeetings, type Headers, type Meetings, type Row } from './meetings';
+import { addMeeting, bootMeetings, type Headers, type Meetings, type Row } from './meetings';
 
 describe('row access as conditions (entity.access {where}, EXISTS), over HTTP', function () {
   this.timeout(60000);
@@ -28,13 +28,7 @@ describe('row access as conditions (entity.access {where}, EXISTS), over HTTP', 
     const root = await userWith('root', ['access CRM', 'view all contacts', 'edit all contacts', 'add contacts']);
     admin = root.headers;
     bob = root.contactId;
-    const meeting = async (subject: string, contacts: number[]) => {
-      const id = Number((await api4(admin, 'Meeting', 'create', { values: { subject } })).values[0].id);
-      for (const contactId of contacts)
-        await api4(admin, 'MeetingContact', 'create', { values: { meeting_id: id, contact_id: contactId } });
-      await api4(admin, 'MeetingNote', 'create', { values: { meeting_id: id, note: `about ${subject}` } });
-      return id;
-    };
+    const meeting = (subject: string, contacts: number[]) => addMeeting(meetings, admin, subject, contacts);
     shared = await meeting('Planning', [ann, bob]);
     hidden = await meeting('Board only', [bob]);
   });
