@@ -31,7 +31,7 @@ async function beforeSave(values: Row, sc: SaveContext, registry: EntityRegistry
 async function ledger(values: Row, sc: SaveContext, registry: EntityRegistry) {
   const contribution = { ...values, id: linkTo(0) };
   const items = present(sc.params.line_items)
-    ? givenLineItems(registry, contribution, sc.params.line_items)
+    ? givenLineItems(registry, contribution, await withPriceOptions(sc, registry, sc.params.line_items))
     : truthy(sc.params.skipLineItems)
       ? []
       : [defaultLineItem(contribution)];
@@ -84,4 +84,36 @@ async function termsFromPrice(values: Row, sc: SaveContext, entities: EntityRegi
   });
   const terms = option?.membership_num_terms ?? (option?.membership_type_id != null ? 1 : null);
   return terms == null ? values : { ...values, membership_num_terms: terms };
+}
+
+/**
+ * Given lines naming a price option (`price_field_value_id`) take what they leave out from it, as the reference's
+ * order does: its price field, label, amount (the unit price) and financial type; an id that is no price option is
+ * refused. (Its membership terms come from the LineItem tap above, which a line written alone goes through too.)
+ */
+async function withPriceOptions(sc: SaveContext, registry: EntityRegistry, items: unknown): Promise<unknown> {
+  if (!Array.isArray(items) || !registry.find('PriceFieldValue')) return items;
+  const ids = items.map((item) => (item as Row | null)?.price_field_value_id).filter(present);
+  if (!ids.length) return items;
+  const options = await sc.entities.get('PriceFieldValue', {
+    where: [{ path: 'id', op: 'IN', value: ids }],
+    select: ['id', 'price_field_id', 'label', 'amount', 'financial_type_id'],
+  });
+  const byId = new Map(options.map((option) => [String(option.id), option]));
+  return items.map((item: Row) => {
+    if (!present(item?.price_field_value_id)) return item;
+    const option = byId.get(String(item.price_field_value_id));
+    if (!option)
+      throw new KernelError(
+        'E_INVALID_PARAMS',
+        `line_items: ${String(item.price_field_value_id)} is not a price option`,
+        {
+          details: { error_field: 'line_items' },
+        },
+      );
+    const { price_field_id, label, amount, financial_type_id } = option;
+    const defaults: Row = { price_field_id, label, unit_price: amount };
+    if (present(financial_type_id)) defaults.financial_type_id = financial_type_id;
+    return { ...defaults, ...item };
+  });
 }

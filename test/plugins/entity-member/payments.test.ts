@@ -178,7 +178,7 @@ describe('entity-member: MembershipPayment over HTTP', function () {
     expect(await lines()).to.deep.equal([]);
   });
 
-  it("a line for a price option that sells a membership takes the option's terms; completetransaction renews by them", async () => {
+  it("a line for a price option takes the option's terms (and field, label, amount); a renewal extends by them", async () => {
     const set = await crm.api4(admin, 'PriceSet', 'create', {
       values: { name: 'dues', title: 'Dues', extends: 'CiviMember', financial_type_id: 2 },
     });
@@ -235,6 +235,34 @@ describe('entity-member: MembershipPayment over HTTP', function () {
       where: [['id', '=', Number(membership.id)]],
     });
     expect(renewed.values[0].end_date).to.equal(addUnits(addUnits(now, 'year', 4), 'day', -1));
+    // A line naming only its price option takes the option's field, label and amount.
+    const bought = await crm.api3(admin, 'Contribution', 'create', {
+      contact_id: ann,
+      financial_type_id: 'Member Dues',
+      total_amount: '200.00',
+      line_items: [{ price_field_value_id: threeYears, qty: 2 }],
+    });
+    expect(bought, JSON.stringify(bought)).to.include({ is_error: 0 });
+    const [line] = (
+      await crm.api4(admin, 'LineItem', 'get', {
+        select: ['price_field_id', 'label', 'unit_price', 'line_total', 'membership_num_terms'],
+        where: [['contribution_id', '=', Number(bought.id)]],
+      })
+    ).values;
+    expect(line).to.include({
+      price_field_id: field.values[0].id,
+      label: 'three_years',
+      unit_price: 100,
+      line_total: 200,
+    });
+    expect(line).to.include({ membership_num_terms: 3 });
+    const unknown = await crm.api3(admin, 'Contribution', 'create', {
+      contact_id: ann,
+      financial_type_id: 'Member Dues',
+      total_amount: '100.00',
+      line_items: [{ price_field_value_id: 987654 }],
+    });
+    expect(unknown.error_message).to.equal('line_items: 987654 is not a price option');
   });
 
   it('completetransaction renews an expired membership from the day paid, keeping its join date', async () => {
