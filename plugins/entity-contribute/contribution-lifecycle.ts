@@ -104,16 +104,15 @@ async function withPriceOptions(sc: SaveContext, registry: EntityRegistry, items
     if (!present(item?.price_field_value_id)) return item;
     const option = byId.get(String(item.price_field_value_id));
     if (!option)
-      throw new KernelError(
-        'E_INVALID_PARAMS',
-        `line_items: ${String(item.price_field_value_id)} is not a price option`,
-        {
-          details: { error_field: 'line_items' },
-        },
-      );
+      throw new KernelError('E_INVALID_PARAMS', `line_items: ${optionText(item)} is not a price option`, {
+        details: { error_field: 'line_items' },
+      });
     const { price_field_id, label, amount, financial_type_id } = option;
     const defaults: Row = { price_field_id, label, unit_price: amount };
     if (present(financial_type_id)) defaults.financial_type_id = financial_type_id;
     return { ...defaults, ...item };
   });
 }
+
+/** The caller's option id as an error message quotes it (bounded: it is the caller's text). */
+const optionText = (item: Row) => String(item.price_field_value_id).slice(0, 64);
