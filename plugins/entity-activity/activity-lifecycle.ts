@@ -6,9 +6,9 @@
 import { KernelError } from '../../kernel';
 import type { Condition, EntityRegistry, SaveContext } from '../entity-core';
 import { PARTY_FIELDS } from './entities/Activity';
+import { present } from '../entity-core';
 
 type Row = Record<string, unknown>;
-const present = (value: unknown) => value !== undefined && value !== null && value !== '';
 
 function invalid(message: string, field?: string): KernelError {
   return new KernelError('E_INVALID_PARAMS', message, {

@@ -1,8 +1,5 @@
 /** Small readers of API values shared by the contact and block lifecycles. */
 export type Row = Record<string, unknown>;
 
-/** A value was given: not undefined, null or the empty string. */
-export const has = (value: unknown) => value !== undefined && value !== null && value !== '';
-
-/** The API's spellings of true (`1`, `'1'`, `'true'`, `true`). */
-export const truthy = (value: unknown) => value === true || value === 1 || value === '1' || value === 'true';
+/** `has`: a value was given (entity-core's `present`); `truthy`: the API's spellings of true. */
+export { present as has, truthy } from '../entity-core';

@@ -6,10 +6,9 @@ import { KernelError } from '../../kernel';
 import { linkTo, singleDefault, type EntityRegistry, type SaveContext } from '../entity-core';
 import { checkFields, defaultLineItem, givenLineItems, statusRecords } from './ledger';
 import { minus, toCents } from './money';
+import { present, truthy } from '../entity-core';
 
 type Row = Record<string, unknown>;
-const present = (value: unknown) => value !== undefined && value !== null && value !== '';
-const truthy = (value: unknown) => value === true || value === 1 || value === '1' || value === 'true';
 
 async function beforeSave(values: Row, sc: SaveContext, registry: EntityRegistry): Promise<Row> {
   const out: Row = { ...values };

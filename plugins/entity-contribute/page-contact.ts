@@ -5,9 +5,9 @@
  */
 import { holds, KernelError, type Principal } from '../../kernel';
 import type { Entities } from '../entity-core';
+import { present } from '../entity-core';
 
 type Row = Record<string, unknown>;
-const present = (value: unknown) => value !== undefined && value !== null && value !== '';
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export async function pageContact(entities: Entities, params: Row, principal: Principal): Promise<number> {

@@ -1,8 +1,8 @@
 /** ContributionPage behaviour: the public title defaults to the title, the unique name to the title as a slug. */
 import type { EntityRegistry, SaveContext } from '../entity-core';
+import { present } from '../entity-core';
 
 type Row = Record<string, unknown>;
-const present = (value: unknown) => value !== undefined && value !== null && value !== '';
 
 function beforeSave(values: Row, sc: SaveContext): Row {
   if (sc.existing) return values;

@@ -12,10 +12,9 @@ import type { PaymentOutcome, PaymentRequest } from './hooks';
 import { STATUS } from './ledger';
 import { fromCents, toCents } from './money';
 import { pageContact } from './page-contact';
+import { present, truthy } from '../entity-core';
 
 type Row = Record<string, unknown>;
-const present = (value: unknown) => value !== undefined && value !== null && value !== '';
-const truthy = (value: unknown) => value === true || value === 1 || value === '1' || value === 'true';
 const id = { type: ['integer', 'string'], pattern: '^[0-9]+$' };
 const text = { type: 'string', maxLength: 255 };
 

@@ -38,3 +38,4 @@ export type { Entities, EntityQuery } from './entities';
 export { linkTo } from './link';
 export { flagField, idField, textField } from './field-builders';
 export { singleDefault } from './single-default';
+export { present, truthy } from './session';

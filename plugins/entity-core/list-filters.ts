@@ -6,8 +6,7 @@
  */
 import { limitExceeded } from '../../host';
 import type { Condition } from './conditions';
-
-const present = (value: unknown) => value !== undefined && value !== null && value !== '';
+import { present } from './session';
 
 /** The items asked for, or null when the value is an operator this filter does not take. */
 export function listFilterItems(value: unknown): unknown[] | null {

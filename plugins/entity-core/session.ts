@@ -36,7 +36,11 @@ export interface SaveOptions {
   reread?: boolean;
 }
 
+/** A value the caller gave: not undefined, null or the empty string (the API's "not set"). */
 export const present = (v: unknown) => v !== undefined && v !== null && v !== '';
+
+/** The API's spellings of true (`1`, `'1'`, `'true'`, `true`). */
+export const truthy = (value: unknown) => value === true || value === 1 || value === '1' || value === 'true';
 
 /** Options of a batch of creates ({@link EntityService.saveMany}). */
 export interface BatchOptions {

@@ -5,10 +5,9 @@
 import { KernelError } from '../../kernel';
 import type { CompiledEntity, Condition, EntityRegistry, SaveContext } from '../entity-core';
 import { copyLocBlock } from './locblock-lifecycle';
+import { present, truthy } from '../entity-core';
 
 type Row = Record<string, unknown>;
-const present = (value: unknown) => value !== undefined && value !== null && value !== '';
-const truthy = (value: unknown) => value === true || value === 1 || value === '1' || value === 'true';
 
 /** Not copied from a template: the record's identity and template flags (the clone is an event, not a template). */
 const NOT_CLONED = new Set(['id', 'is_template', 'template_title', 'created_date', 'created_id']);

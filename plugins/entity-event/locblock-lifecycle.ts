@@ -5,9 +5,9 @@
  */
 import { KernelError } from '../../kernel';
 import type { Entities, EntityRegistry, EntityService, SaveContext } from '../entity-core';
+import { present } from '../entity-core';
 
 type Row = Record<string, unknown>;
-const present = (value: unknown) => value !== undefined && value !== null && value !== '';
 
 const LOCATIONS: Array<[key: string, entity: string]> = [
   ['address', 'Address'],

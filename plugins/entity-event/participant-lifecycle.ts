@@ -1,9 +1,9 @@
 /** Participant behaviour: templates cannot be registered for, the role defaults to the event's default role. */
 import { KernelError } from '../../kernel';
 import type { EntityRegistry, SaveContext } from '../entity-core';
+import { present } from '../entity-core';
 
 type Row = Record<string, unknown>;
-const present = (value: unknown) => value !== undefined && value !== null && value !== '';
 
 async function participantBeforeSave(values: Row, sc: SaveContext): Promise<Row> {
   const eventId = values.event_id ?? sc.existing?.event_id;

@@ -6,10 +6,9 @@
 import { KernelError } from '../../kernel';
 import type { Entities, EntityRegistry, SaveContext } from '../entity-core';
 import { isoDate, membershipDates, renewalDates, statusFor, today, type MemberDates } from './dates';
+import { present, truthy } from '../entity-core';
 
 type Row = Record<string, unknown>;
-const present = (value: unknown) => value !== undefined && value !== null && value !== '';
-const truthy = (value: unknown) => value === true || value === 1 || value === '1' || value === 'true';
 const DATE_FIELDS = ['join_date', 'start_date', 'end_date'] as const;
 
 export async function membershipType(entities: Entities, typeId: unknown): Promise<Row> {

@@ -3,9 +3,9 @@
  * contact deleted for good go with it through the dynamic reference's `onDelete: 'cascade'`.
  */
 import type { EntityRegistry, SaveContext } from '../entity-core';
+import { present } from '../entity-core';
 
 type Row = Record<string, unknown>;
-const present = (value: unknown) => value !== undefined && value !== null && value !== '';
 
 function beforeSave(values: Row, sc: SaveContext): Row {
   const out: Row = { ...values, modified_date: new Date() };

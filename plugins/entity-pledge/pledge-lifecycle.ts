@@ -7,9 +7,9 @@ import { KernelError } from '../../kernel';
 import type { Entities, EntityRegistry, SaveContext } from '../entity-core';
 import { installmentAmount, installmentAmounts, installmentDates, pledgeStatus } from './schedule';
 import { STATUS } from './seed';
+import { present, truthy } from '../entity-core';
 
 type Row = Record<string, unknown>;
-const present = (value: unknown) => value !== undefined && value !== null && value !== '';
 const SCHEDULING = '_pledge_schedule';
 
 /** A date or timestamp as the API takes it → 'YYYY-MM-DD'. */
@@ -37,7 +37,6 @@ const SCHEDULE_FIELDS = [
   'installments',
   'start_date',
 ];
-const truthy = (value: unknown) => value === true || value === 1 || value === '1' || value === 'true';
 
 /** An edit with `is_pledge_pending` that changes the schedule's inputs: its installments are made again. */
 function reschedules(sc: SaveContext, row: Row): boolean {

@@ -7,10 +7,9 @@ import { invalid, mandatoryMissing } from '../api3';
 import type { Entities } from '../entity-core';
 import { findSlot, slotsOf } from './locations';
 import { loadProfile, profileFields, type ProfileField } from './profile-fields';
+import { present } from '../entity-core';
 
 type Row = Record<string, unknown>;
-
-const present = (value: unknown) => value !== undefined && value !== null && value !== '';
 
 /** A value as APIv3 shows it: a string, `''` for none, booleans as 1/0, dates as `YYYY-MM-DD HH:MM:SS`. */
 function text(value: unknown): string {

@@ -9,6 +9,7 @@ import { invalid, mandatoryMissing } from '../api3';
 import type { Entities } from '../entity-core';
 import { defaultLocationType, findSlot, slotsOf } from './locations';
 import { CONTACT_TYPES, loadProfile, profileFields, RETIRED_FIELDS, type ProfileField } from './profile-fields';
+import { present } from '../entity-core';
 
 type Row = Record<string, unknown>;
 
@@ -31,8 +32,6 @@ export const PROFILE_PERMISSIONS = {
   edit: 'edit own contact through profiles',
   view: 'view contacts through profiles',
 };
-
-const present = (value: unknown) => value !== undefined && value !== null && value !== '';
 
 /** The given values by profile field (any spelling, case-insensitive), refusing keys that are not fields. */
 function valuesByField(params: Row, fields: ProfileField[]): Map<ProfileField, unknown> {

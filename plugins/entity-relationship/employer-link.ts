@@ -8,10 +8,9 @@
  * Each side writes the other through the entity service, so the writes stop where nothing changes.
  */
 import type { EntityRegistry, SaveContext } from '../entity-core';
+import { present, truthy } from '../entity-core';
 
 type Row = Record<string, unknown>;
-const present = (value: unknown) => value !== undefined && value !== null && value !== '';
-const truthy = (value: unknown) => [1, '1', true, 'true'].includes(value as never);
 const today = () => new Date().toISOString().slice(0, 10);
 
 async function employeeTypeId(sc: SaveContext): Promise<number | undefined> {

@@ -6,9 +6,9 @@
  */
 import { KernelError } from '../../kernel';
 import type { Condition, EntityRegistry, SaveContext } from '../entity-core';
+import { present } from '../entity-core';
 
 type Row = Record<string, unknown>;
-const present = (value: unknown) => value !== undefined && value !== null && value !== '';
 const refused = (message: string) =>
   new KernelError('E_INVALID_PARAMS', message, { details: { error_code: 'invalid value' } });
 

@@ -7,9 +7,9 @@ import {
   type EntityRegistry,
   type SaveContext,
 } from '../entity-core';
+import { present } from '../entity-core';
 
 type Row = Record<string, unknown>;
-const present = (value: unknown) => value !== undefined && value !== null && value !== '';
 
 function invalid(message: string, field: string): KernelError {
   return new KernelError('E_INVALID_PARAMS', message, { details: { error_code: 'invalid value', error_field: field } });

@@ -6,9 +6,9 @@
 import { KernelError } from '../../kernel';
 import type { EntityRegistry, SaveContext } from '../entity-core';
 import { ASSET_RELATIONSHIP, PROCESSOR_TABLE } from './manager';
+import { present } from '../entity-core';
 
 type Row = Record<string, unknown>;
-const present = (value: unknown) => value !== undefined && value !== null && value !== '';
 const FROM_TYPE = ['class_name', 'billing_mode', 'is_recur', 'payment_type', 'payment_instrument_id'];
 
 async function beforeSave(values: Row, sc: SaveContext): Promise<Row> {
