@@ -108,6 +108,11 @@ export function givenLineItems(registry: EntityRegistry, contribution: Row, item
     if (!item || typeof item !== 'object')
       throw new KernelError('E_INVALID_PARAMS', 'line_items: each item is an object');
     checkFields(registry, 'LineItem', item, 'line_items');
+    // What a line pays for is the pair: an entity_id alone would be overwritten with the contribution's, in silence.
+    if ((item.entity_table === undefined) !== (item.entity_id === undefined))
+      throw new KernelError('E_INVALID_PARAMS', 'line_items: entity_table and entity_id go together', {
+        details: { error_field: 'line_items' },
+      });
     const lineTotal = times(item.qty ?? 1, item.unit_price);
     total += toCents(lineTotal);
     records.push({

@@ -99,6 +99,11 @@ describe('entity-contribute: Contribution over HTTP', function () {
       line_items: [{ qty: 1, unit_price: '5.00', colour: 'red' }],
     });
     expect(item).to.include({ is_error: 1, error_message: 'line_items: not a field of LineItem: colour' });
+    const half = await crm.api3(admin, 'Contribution', 'create', {
+      ...base,
+      line_items: [{ qty: 1, unit_price: '5.00', entity_id: 3 }],
+    });
+    expect(half).to.include({ is_error: 1, error_message: 'line_items: entity_table and entity_id go together' });
     const credit = await crm.api3(admin, 'Contribution', 'create', {
       ...base,
       soft_credit: [{ contact_id: ann, note: 'x' }],
