@@ -20,9 +20,12 @@ import type { Column } from './select-sql';
 import type { RowAccess } from './hooks';
 import type { Planner } from './planner';
 import type { RowAccessControl } from './row-access';
+import type { JsonRowReader } from './json-rows';
 
 export interface ReadPlan {
   entity: CompiledEntity;
+  /** For a read rendered as JSON by PostgreSQL (json-rows.ts): how a row becomes its record; null when it cannot be. */
+  reader?: JsonRowReader | null;
   sql: string;
   bindings: readonly Knex.Value[];
   columns: Column[];
@@ -128,5 +131,36 @@ export class ReadPlans {
     if (now === this.generation) return;
     this.plans.clear();
     this.generation = now;
+  }
+}
+
+/** What a knex client does for a query, beyond the builder's interface (knex's own Runner calls the same). */
+interface QueryClient {
+  acquireConnection(): Promise<unknown>;
+  releaseConnection(connection: unknown): Promise<unknown>;
+  query(connection: unknown, query: object): Promise<unknown>;
+  processResponse(response: unknown, runner: undefined): unknown;
+}
+
+/**
+ * Runs a kept statement, rows as arrays: straight through the client (the pool's connection, or the
+ * transaction's), as knex's own runner would, without building a raw query object, re-scanning its text for
+ * bindings and the runner around it (~7% of a light page's CPU over HTTP; docs/performance.md). The client still
+ * emits its `query` event (statement counts, `sqlDuring`). Errors are the driver's; callers reword them.
+ */
+export async function runPlan(db: Knex, plan: Pick<ReadPlan, 'sql' | 'bindings'>): Promise<unknown[][]> {
+  const client = db.client as unknown as QueryClient;
+  const connection = await client.acquireConnection();
+  try {
+    // The client positions the bindings into the text and may convert them in place: it gets its own list.
+    const ran = await client.query(connection, {
+      method: 'raw',
+      sql: plan.sql,
+      bindings: [...plan.bindings],
+      options: { rowMode: 'array' },
+    });
+    return (client.processResponse(ran, undefined) as { rows: unknown[][] }).rows;
+  } finally {
+    await client.releaseConnection(connection);
   }
 }

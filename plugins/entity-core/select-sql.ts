@@ -7,7 +7,6 @@
 import type { Knex } from 'knex';
 import { holds, KernelError, type Principal } from '../../kernel';
 import { limitExceeded } from '../../host';
-import { guarded } from './db-errors';
 import type { Aggregate, Condition, Query } from './conditions';
 import { applyPlanned } from './planned';
 import { unknownField, type Planned, type Planner, type Resolved } from './planner';
@@ -200,9 +199,4 @@ export function checkCeiling<T>(rows: T[], ceiling: number): T[] {
       ceiling,
     );
   return rows;
-}
-
-/** Runs a planned read with its limit and offset, within the caller's row ceiling. */
-export async function runRead(qb: Knex.QueryBuilder, ceiling: number, query: Query): Promise<unknown[]> {
-  return checkCeiling((await guarded(async () => limitRead(qb, ceiling, query))) as unknown[], ceiling);
 }

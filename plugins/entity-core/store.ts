@@ -20,10 +20,9 @@ import {
   plainQuery,
   readCeiling,
   readColumn,
-  runRead,
   type Column,
 } from './select-sql';
-import { accessNow, compiledPlan, ReadPlans, type ReadPlan } from './read-plans';
+import { accessNow, compiledPlan, ReadPlans, runPlan, type ReadPlan } from './read-plans';
 import type { RowAccess } from './hooks';
 import { selectJson, type JsonRender, type JsonRow } from './json-rows';
 import { StoreWrites } from './store-writes';
@@ -113,22 +112,38 @@ export class EntityStore extends StoreWrites {
     principal: Principal | null,
   ): Promise<{ paths: string[]; rows: unknown[][] }> {
     const ceiling = readCeiling(query, principal, this.limits.rowsPerRead);
-    // Reads of the service's own (no principal: mostly by id, while writing) are not kept.
-    const key = principal ? this.plans.key(entity, query, ceiling) : undefined;
-    let plan = key === undefined ? undefined : this.plans.get(key, entity);
-    if (plan && plan.access !== (await accessNow(this.access, plan, principal))) plan = undefined;
-    if (!plan) {
-      plan = await this.compileRead(db, entity, query, principal, ceiling);
-      if (key !== undefined) this.plans.set(key, plan);
-    }
+    const plan = await this.planFor(entity, query, principal, ceiling, () =>
+      this.compileRead(db, entity, query, principal, ceiling),
+    );
     // Rows as arrays in select order: the driver builds no object per row either.
     const { columns, source } = plan;
-    const raw = db.raw(plan.sql, plan.bindings).options({ rowMode: 'array' });
-    const rows = checkCeiling(((await guarded(async () => raw)) as { rows: unknown[][] }).rows, ceiling);
+    const rows = checkCeiling(await guarded(() => runPlan(db, plan)), ceiling);
     for (const row of rows)
       for (let index = 0; index < columns.length; index++)
         row[index] = readColumn(columns[index], row[index], source, this.cipher);
     return { paths: columns.map((column) => column.path), rows };
+  }
+
+  /**
+   * The plan kept for this read (`keyed`: what its statement depends on besides the entity and ceiling) when
+   * this caller's row access is still the one it was planned under; else a new one from `compile`, kept.
+   */
+  private async planFor(
+    entity: CompiledEntity,
+    keyed: unknown,
+    principal: Principal | null,
+    ceiling: number,
+    compile: () => Promise<ReadPlan>,
+  ): Promise<ReadPlan> {
+    // Reads of the service's own (no principal: mostly by id, while writing) are not kept.
+    const key = principal ? this.plans.key(entity, keyed, ceiling) : undefined;
+    let plan = key === undefined ? undefined : this.plans.get(key, entity);
+    if (plan && plan.access !== (await accessNow(this.access, plan, principal))) plan = undefined;
+    if (!plan) {
+      plan = await compile();
+      if (key !== undefined) this.plans.set(key, plan);
+    }
+    return plan;
   }
 
   /** Plans a read and compiles its statement (with limit and offset) to text and bindings. */
@@ -159,17 +174,17 @@ export class EntityStore extends StoreWrites {
   ): Promise<JsonRow[] | null> {
     if (isGrouped(query)) return null;
     const ceiling = readCeiling(query, principal, this.limits.rowsPerRead);
-    const { qb, columns, sort } = await this.plan(
-      db,
-      entity,
-      query,
-      principal,
-      query.select ?? this.defaultSelect(entity),
-    );
-    const reader = selectJson(db, qb, columns, render);
-    if (!reader) return null;
-    const rows = (await runRead(orderRows(qb, sort).options({ rowMode: 'array' }), ceiling, query)) as unknown[][];
-    const records = rows.map(reader);
+    // Kept as other reads are, with how its rows are rendered (keys, labels) as part of what it depends on.
+    const plan = await this.planFor(entity, { json: render, query }, principal, ceiling, async () => {
+      const planned = await this.plan(db, entity, query, principal, query.select ?? this.defaultSelect(entity));
+      const reader = selectJson(db, planned.qb, planned.columns, render);
+      return {
+        ...compiledPlan(entity, limitRead(orderRows(planned.qb, planned.sort), ceiling, query), planned),
+        reader,
+      };
+    });
+    if (!plan.reader) return null;
+    const records = checkCeiling(await guarded(() => runPlan(db, plan)), ceiling).map(plan.reader);
     return records.some((row) => row.f) ? null : records;
   }
 

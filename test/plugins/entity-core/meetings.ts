@@ -8,7 +8,8 @@ import type { Headers } from '../../support/entity-http';
 export type { Headers, Row } from '../../support/entity-http';
 export type Meetings = EntityHttp;
 
-export const bootMeetings = (): Promise<Meetings> => bootEntityHttp({ plugins: ['meetings'], pluginDirs: [FIXTURES] });
+export const bootMeetings = (pluginConfig?: Record<string, unknown>): Promise<Meetings> =>
+  bootEntityHttp({ plugins: ['meetings'], pluginDirs: [FIXTURES], pluginConfig });
 
 /** A meeting with these attendees and one note ("about <subject>"), written by `admin`; its id. */
 export async function addMeeting(

@@ -18,7 +18,8 @@ describe('compiled reads are reused only under the same row access', function ()
   const ids = (answer: { values: Row[] }) => answer.values.map((row) => row.id);
 
   before(async () => {
-    meetings = await bootMeetings();
+    // APIv3 JSON answers rendered by PostgreSQL (ADR 0017), so its reads are kept as plans of their own.
+    meetings = await bootMeetings({ 'rest-api3': { rowsFromDatabase: true } });
     store = meetings.t.kernel.container.resolve<EntityStore>('entityStore');
     // Same permissions, different contacts: their access answers differ only by the contact id they carry.
     ann = await meetings.userWith('ann', ['access CRM', 'view my contact']);
@@ -38,6 +39,22 @@ describe('compiled reads are reused only under the same row access', function ()
       expect(ids(await api4(ann.headers, 'Meeting', 'get', params))).to.deep.equal([annOnly]);
       expect(ids(await api4(carl.headers, 'Meeting', 'get', params))).to.deep.equal([carlOnly]);
       expect(ids(await api4(admin, 'Meeting', 'get', params))).to.deep.equal([annOnly, carlOnly]);
+    }
+  });
+
+  it('an APIv3 get (rows rendered by PostgreSQL) is kept apart from APIv4 and under the same access rules', async () => {
+    const annOnly = await meeting('Ann in v3', [ann.contactId]);
+    const carlOnly = await meeting('Carl in v3', [carl.contactId]);
+    const v3 = { id: { IN: [annOnly, carlOnly] }, return: ['id', 'subject'], options: { sort: 'id ASC' } };
+    const v3ids = async (who: Headers) => Object.keys((await meetings.api3(who, 'Meeting', 'get', v3)).values as Row);
+    const v4 = { select: ['id', 'subject'], where: [['id', 'IN', [annOnly, carlOnly]]], orderBy: { id: 'ASC' } };
+    for (let round = 0; round < 2; round++) {
+      expect(await v3ids(ann.headers)).to.deep.equal([String(annOnly)]);
+      expect(await v3ids(carl.headers)).to.deep.equal([String(carlOnly)]);
+      // APIv3 strings, APIv4 numbers: one query, two statements kept.
+      const both = (await meetings.api3(admin, 'Meeting', 'get', v3)).values as Record<string, Row>;
+      expect(both[String(annOnly)]).to.deep.equal({ id: String(annOnly), subject: 'Ann in v3' });
+      expect(ids(await api4(admin, 'Meeting', 'get', v4))).to.deep.equal([annOnly, carlOnly]);
     }
   });
 
