@@ -32,9 +32,13 @@ export function redactedUrl(ctx: Pick<Context, 'path' | 'querystring'>): string 
   return `${ctx.path}?${parts.join('&')}`;
 }
 
+/** The levels at which the access log (an `info` line per request) is written. */
+const INFO_OR_LOWER = new Set(['trace', 'debug', 'info']);
+
 export function observe(kernel: Kernel): Middleware {
   const metrics = metricsEnabled(kernel) ? kernelMetrics(kernel) : undefined;
-  const access = kernel.config.log.access;
+  // The level is fixed at start: below `info` the line would be dropped, so it is not built at all.
+  const access = kernel.config.log.access && INFO_OR_LOWER.has(kernel.config.log.level);
   const log = kernel.log.child({ component: 'http' });
   return async function observeMiddleware(ctx: Context, next: Next) {
     const started = process.hrtime.bigint();

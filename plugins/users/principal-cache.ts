@@ -29,6 +29,8 @@ export const PRINCIPALS_TOPIC = 'principals';
 
 export class PrincipalCache {
   private readonly entries = new Map<string, { value: CachedPrincipal; until: number }>();
+  /** The anonymous role's permissions (every caller without a user holds them), on the same terms as entries. */
+  private anonymous?: { value: Promise<Set<string>>; until: number };
 
   constructor(
     private readonly options: PrincipalCacheOptions,
@@ -65,8 +67,27 @@ export class PrincipalCache {
     this.entries.set(key, { value, until });
   }
 
+  /**
+   * The anonymous role's permissions, a copy for the caller to add to: loaded by `load` once per TTL rather than
+   * for every request without a user (home page, public forms, APIv3 calls without credentials). Not kept when
+   * the load fails, or when the cache is off.
+   */
+  async anonymousPermissions(load: () => Promise<Set<string>>): Promise<Set<string>> {
+    if (!this.enabled) return load();
+    let held = this.anonymous;
+    if (!held || held.until <= this.now()) {
+      held = { value: load(), until: this.now() + this.options.ttlSeconds * 1000 };
+      this.anonymous = held;
+      held.value.catch(() => {
+        if (this.anonymous === held) this.anonymous = undefined;
+      });
+    }
+    return new Set(await held.value);
+  }
+
   clear(): void {
     this.entries.clear();
+    this.anonymous = undefined;
   }
 
   get size(): number {

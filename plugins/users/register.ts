@@ -52,7 +52,11 @@ export default definePlugin<UsersOptions>((ctx) => {
   hooks.tap(authPrincipal, async (principal) => {
     const db = services.resolve<Kernel['db']>('db');
     const loaded = principal.attributes?.[ROLE_PERMISSIONS] as Set<string> | undefined;
-    const granted = loaded ? new Set(loaded) : await identity.permissionsFor(db, principal.userId);
+    const granted = loaded
+      ? new Set(loaded)
+      : principal.userId == null
+        ? await principals.anonymousPermissions(() => identity.permissionsFor(db, null))
+        : await identity.permissionsFor(db, principal.userId);
     for (const p of principal.permissions) granted.add(p);
     return { ...principal, permissions: granted };
   });

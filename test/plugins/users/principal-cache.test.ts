@@ -89,6 +89,24 @@ describe('users: principal cache', () => {
       expect(res!.body).to.include({ contactId: k.cast.bob.contactId });
     });
 
+    it('reads the anonymous role once, and a change to it applies at once', async () => {
+      const db = k.t.kernel.db;
+      const anonymous = () => k.req().get(AJAX).set('X-Forwarded-For', '192.0.2.9');
+      await anonymous();
+      let res: supertest.Response | undefined;
+      expect(
+        await queriesFor(async () => {
+          res = await anonymous();
+        }),
+      ).to.equal(0);
+      expect(res!.body).to.include({ contactId: null, userId: null });
+      expect(res!.body.permissions).to.not.include('view all contacts');
+      await k.identity.grantPermissions(db, 'anonymous', ['view all contacts']);
+      expect((await anonymous()).body.permissions).to.include('view all contacts');
+      await k.identity.revokePermissions(db, 'anonymous', ['view all contacts']);
+      expect((await anonymous()).body.permissions).to.not.include('view all contacts');
+    });
+
     it('still applies each flow’s policy to a cached principal', async () => {
       // alice has no `authenticate with api key`: her key needs the site key guard, cached or not.
       const key = `Bearer ${k.cast.alice.key}`;
@@ -175,6 +193,17 @@ describe('users: principal cache', () => {
         res = await onB();
       }
       expect401(res, 'Invalid credential');
+    });
+
+    it("a grant to the anonymous role through one instance reaches the other's anonymous callers", async () => {
+      const app = supertest((await createApp(second)).callback());
+      const holds = async () => ((await app.get(AJAX)).body.permissions as string[]).includes('view all contacts');
+      expect(await holds()).to.equal(false);
+      await first.identity.grantPermissions(first.t.kernel.db, 'anonymous', ['view all contacts']);
+      const deadline = Date.now() + 3000;
+      while (!(await holds()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(await holds()).to.equal(true);
+      await first.identity.revokePermissions(first.t.kernel.db, 'anonymous', ['view all contacts']);
     });
   });
 });
