@@ -7,16 +7,8 @@ import type { EntityRegistry } from '../entity-core';
 import type { Chain } from './chains';
 import { envelope, rowsOf } from './envelope';
 import { optionOf } from './service';
+import { truthy } from './params';
 import type { Api3Request } from './types';
-
-const truthy = (value: unknown): boolean =>
-  value !== undefined &&
-  value !== null &&
-  value !== false &&
-  value !== 0 &&
-  value !== '0' &&
-  value !== '' &&
-  value !== 'false';
 
 function isFilterLike(k: string): boolean {
   return (

@@ -8,15 +8,12 @@ import { type Api } from '../../kernel';
 import { normaliseAction, normaliseEntity } from './naming';
 import type { EntityRegistry } from '../entity-core';
 import { snake } from '../entity-core';
+import { truthy } from './params';
 import { toApi3Error } from './errors';
 import { chainRunner, NO_CHAIN_ACTIONS, splitChains } from './chains';
 import type { Api3Request, Api3Service } from './types';
 
 export { snake };
-
-function truthy(v: unknown): boolean {
-  return v !== undefined && v !== null && v !== false && v !== 0 && v !== '0' && v !== '' && v !== 'false';
-}
 
 export function optionOf(params: Record<string, unknown>, name: string): unknown {
   const o = params.options;
