@@ -6,8 +6,7 @@
 import type { Knex } from 'knex';
 import { type Api } from '../../kernel';
 import { normaliseAction, normaliseEntity } from './naming';
-import type { EntityRegistry } from '../entity-core';
-import { snake } from '../entity-core';
+import { snake, type EntityRegistry } from '../entity-core';
 import { truthy } from './params';
 import { toApi3Error } from './errors';
 import { chainRunner, NO_CHAIN_ACTIONS, splitChains } from './chains';

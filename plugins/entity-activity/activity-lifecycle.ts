@@ -4,9 +4,8 @@
  * APIv3 get's `contact_id` (the activities a contact takes any part in).
  */
 import { KernelError } from '../../kernel';
-import type { Condition, EntityRegistry, SaveContext } from '../entity-core';
+import { present, type Condition, type EntityRegistry, type SaveContext } from '../entity-core';
 import { PARTY_FIELDS } from './entities/Activity';
-import { present } from '../entity-core';
 
 type Row = Record<string, unknown>;
 

@@ -3,10 +3,9 @@
  * `line_items` replace it), the transactions of its status and soft credits, in the statement that creates it.
  */
 import { KernelError } from '../../kernel';
-import { linkTo, singleDefault, type EntityRegistry, type SaveContext } from '../entity-core';
+import { linkTo, singleDefault, present, truthy, type EntityRegistry, type SaveContext } from '../entity-core';
 import { checkFields, defaultLineItem, givenLineItems, statusRecords } from './ledger';
 import { minus, toCents } from './money';
-import { present, truthy } from '../entity-core';
 
 type Row = Record<string, unknown>;
 
@@ -92,8 +91,12 @@ async function termsFromPrice(values: Row, sc: SaveContext, entities: EntityRegi
  */
 async function withPriceOptions(sc: SaveContext, registry: EntityRegistry, items: unknown): Promise<unknown> {
   if (!Array.isArray(items) || !registry.find('PriceFieldValue')) return items;
-  const ids = items.map((item) => (item as Row | null)?.price_field_value_id).filter(present);
-  if (!ids.length) return items;
+  const named = items.filter((item: Row | null) => present(item?.price_field_value_id)) as Row[];
+  if (!named.length) return items;
+  // An option id is a positive integer: anything else is refused here rather than sent to the database.
+  const notAnId = named.find((item) => !/^[1-9][0-9]{0,14}$/.test(String(item.price_field_value_id)));
+  if (notAnId) throw notAnOption(notAnId);
+  const ids = named.map((item) => Number(item.price_field_value_id));
   const options = await sc.entities.get('PriceFieldValue', {
     where: [{ path: 'id', op: 'IN', value: ids }],
     select: ['id', 'price_field_id', 'label', 'amount', 'financial_type_id'],
@@ -102,10 +105,7 @@ async function withPriceOptions(sc: SaveContext, registry: EntityRegistry, items
   return items.map((item: Row) => {
     if (!present(item?.price_field_value_id)) return item;
     const option = byId.get(String(item.price_field_value_id));
-    if (!option)
-      throw new KernelError('E_INVALID_PARAMS', `line_items: ${optionText(item)} is not a price option`, {
-        details: { error_field: 'line_items' },
-      });
+    if (!option) throw notAnOption(item);
     const { price_field_id, label, amount, financial_type_id } = option;
     const defaults: Row = { price_field_id, label, unit_price: amount };
     if (present(financial_type_id)) defaults.financial_type_id = financial_type_id;
@@ -113,5 +113,12 @@ async function withPriceOptions(sc: SaveContext, registry: EntityRegistry, items
   });
 }
 
-/** The caller's option id as an error message quotes it (bounded: it is the caller's text). */
-const optionText = (item: Row) => String(item.price_field_value_id).slice(0, 64);
+/** The refusal of a line whose `price_field_value_id` names no price option (the caller's text quoted, bounded). */
+const notAnOption = (item: Row) =>
+  new KernelError(
+    'E_INVALID_PARAMS',
+    `line_items: ${String(item.price_field_value_id).slice(0, 64)} is not a price option`,
+    {
+      details: { error_field: 'line_items' },
+    },
+  );

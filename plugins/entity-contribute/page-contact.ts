@@ -4,8 +4,7 @@
  * without either, the logged-in caller's contact.
  */
 import { holds, KernelError, type Principal } from '../../kernel';
-import type { Entities } from '../entity-core';
-import { present } from '../entity-core';
+import { present, type Entities } from '../entity-core';
 
 type Row = Record<string, unknown>;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

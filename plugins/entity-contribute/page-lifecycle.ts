@@ -1,6 +1,5 @@
 /** ContributionPage behaviour: the public title defaults to the title, the unique name to the title as a slug. */
-import type { EntityRegistry, SaveContext } from '../entity-core';
-import { present } from '../entity-core';
+import { present, type EntityRegistry, type SaveContext } from '../entity-core';
 
 type Row = Record<string, unknown>;
 

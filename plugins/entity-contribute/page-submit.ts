@@ -6,13 +6,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { KernelError, type ActionContext, type ActionRegistrar } from '../../kernel';
-import type { Entities, EntityService } from '../entity-core';
+import { present, truthy, type Entities, type EntityService } from '../entity-core';
 import { completeContribution } from './contribution-actions';
 import type { PaymentOutcome, PaymentRequest } from './hooks';
 import { STATUS } from './ledger';
 import { fromCents, toCents } from './money';
 import { pageContact } from './page-contact';
-import { present, truthy } from '../entity-core';
 
 type Row = Record<string, unknown>;
 const id = { type: ['integer', 'string'], pattern: '^[0-9]+$' };

@@ -3,9 +3,15 @@
  * template's price set, APIv3's `price_set_id` only when a `return` is given (4.7.25) and its `isCurrent` filter.
  */
 import { KernelError } from '../../kernel';
-import type { CompiledEntity, Condition, EntityRegistry, SaveContext } from '../entity-core';
+import {
+  present,
+  truthy,
+  type CompiledEntity,
+  type Condition,
+  type EntityRegistry,
+  type SaveContext,
+} from '../entity-core';
 import { copyLocBlock } from './locblock-lifecycle';
-import { present, truthy } from '../entity-core';
 
 type Row = Record<string, unknown>;
 

@@ -4,8 +4,7 @@
  * block an event cloned from a template gets.
  */
 import { KernelError } from '../../kernel';
-import type { Entities, EntityRegistry, EntityService, SaveContext } from '../entity-core';
-import { present } from '../entity-core';
+import { present, type Entities, type EntityRegistry, type EntityService, type SaveContext } from '../entity-core';
 
 type Row = Record<string, unknown>;
 

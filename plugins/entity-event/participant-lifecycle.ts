@@ -1,7 +1,6 @@
 /** Participant behaviour: templates cannot be registered for, the role defaults to the event's default role. */
 import { KernelError } from '../../kernel';
-import type { EntityRegistry, SaveContext } from '../entity-core';
-import { present } from '../entity-core';
+import { present, type EntityRegistry, type SaveContext } from '../entity-core';
 
 type Row = Record<string, unknown>;
 

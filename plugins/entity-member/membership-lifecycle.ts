@@ -4,9 +4,8 @@
  * when the contribution paying for it completes (`contribute.completed`).
  */
 import { KernelError } from '../../kernel';
-import type { Entities, EntityRegistry, SaveContext } from '../entity-core';
+import { present, truthy, type Entities, type EntityRegistry, type SaveContext } from '../entity-core';
 import { isoDate, membershipDates, renewalDates, statusFor, today, type MemberDates } from './dates';
-import { present, truthy } from '../entity-core';
 
 type Row = Record<string, unknown>;
 const DATE_FIELDS = ['join_date', 'start_date', 'end_date'] as const;

@@ -2,8 +2,7 @@
  * Note behaviour: the author defaults and the modified date. Comments (notes on a note) and the notes of a
  * contact deleted for good go with it through the dynamic reference's `onDelete: 'cascade'`.
  */
-import type { EntityRegistry, SaveContext } from '../entity-core';
-import { present } from '../entity-core';
+import { present, type EntityRegistry, type SaveContext } from '../entity-core';
 
 type Row = Record<string, unknown>;
 

@@ -4,10 +4,9 @@
  * installments completed with their contribution (`contribute.completed`).
  */
 import { KernelError } from '../../kernel';
-import type { Entities, EntityRegistry, SaveContext } from '../entity-core';
+import { present, truthy, type Entities, type EntityRegistry, type SaveContext } from '../entity-core';
 import { installmentAmount, installmentAmounts, installmentDates, pledgeStatus } from './schedule';
 import { STATUS } from './seed';
-import { present, truthy } from '../entity-core';
 
 type Row = Record<string, unknown>;
 const SCHEDULING = '_pledge_schedule';

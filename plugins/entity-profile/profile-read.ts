@@ -4,10 +4,9 @@
  */
 import type { ActionContext } from '../../kernel';
 import { invalid, mandatoryMissing } from '../api3';
-import type { Entities } from '../entity-core';
+import { present, type Entities } from '../entity-core';
 import { findSlot, slotsOf } from './locations';
 import { loadProfile, profileFields, type ProfileField } from './profile-fields';
-import { present } from '../entity-core';
 
 type Row = Record<string, unknown>;
 

@@ -6,10 +6,9 @@
  */
 import { holds, type ActionContext } from '../../kernel';
 import { invalid, mandatoryMissing } from '../api3';
-import type { Entities } from '../entity-core';
+import { present, type Entities } from '../entity-core';
 import { defaultLocationType, findSlot, slotsOf } from './locations';
 import { CONTACT_TYPES, loadProfile, profileFields, RETIRED_FIELDS, type ProfileField } from './profile-fields';
-import { present } from '../entity-core';
 
 type Row = Record<string, unknown>;
 

@@ -7,8 +7,7 @@
  * - disabling or deleting it clears the employer when it was that organisation.
  * Each side writes the other through the entity service, so the writes stop where nothing changes.
  */
-import type { EntityRegistry, SaveContext } from '../entity-core';
-import { present, truthy } from '../entity-core';
+import { present, truthy, type EntityRegistry, type SaveContext } from '../entity-core';
 
 type Row = Record<string, unknown>;
 const today = () => new Date().toISOString().slice(0, 10);

@@ -5,8 +5,7 @@
  * contacts over overlapping dates (`Duplicate Relationship`), and APIv3 get's `contact_id` (either side).
  */
 import { KernelError } from '../../kernel';
-import type { Condition, EntityRegistry, SaveContext } from '../entity-core';
-import { present } from '../entity-core';
+import { present, type Condition, type EntityRegistry, type SaveContext } from '../entity-core';
 
 type Row = Record<string, unknown>;
 const refused = (message: string) =>

@@ -3,11 +3,11 @@ import { KernelError } from '../../kernel';
 import {
   listFilterConditions,
   listFilterItems,
+  present,
   type Condition,
   type EntityRegistry,
   type SaveContext,
 } from '../entity-core';
-import { present } from '../entity-core';
 
 type Row = Record<string, unknown>;
 

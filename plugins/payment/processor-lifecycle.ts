@@ -4,9 +4,8 @@
  * account (`financial_account_id`, default: the default asset account) is linked by EntityFinancialAccount.
  */
 import { KernelError } from '../../kernel';
-import type { EntityRegistry, SaveContext } from '../entity-core';
+import { present, type EntityRegistry, type SaveContext } from '../entity-core';
 import { ASSET_RELATIONSHIP, PROCESSOR_TABLE } from './manager';
-import { present } from '../entity-core';
 
 type Row = Record<string, unknown>;
 const FROM_TYPE = ['class_name', 'billing_mode', 'is_recur', 'payment_type', 'payment_instrument_id'];

@@ -263,6 +263,17 @@ describe('entity-member: MembershipPayment over HTTP', function () {
       line_items: [{ price_field_value_id: 987654 }],
     });
     expect(unknown.error_message).to.equal('line_items: 987654 is not a price option');
+    // Not an id at all: refused the same way, before any query.
+    for (const bad of ['abc', '1 or 1=1', -3, { id: 1 }]) {
+      const refused = await crm.api3(admin, 'Contribution', 'create', {
+        contact_id: ann,
+        financial_type_id: 'Member Dues',
+        total_amount: '100.00',
+        line_items: [{ price_field_value_id: bad }],
+      });
+      expect(refused, JSON.stringify(refused)).to.include({ is_error: 1 });
+      expect(refused.error_message).to.match(/^line_items: .* is not a price option$/);
+    }
   });
 
   it('completetransaction renews an expired membership from the day paid, keeping its join date', async () => {
