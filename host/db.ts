@@ -14,6 +14,7 @@ import { migrate } from './migrator';
 import { preparedStatements } from './prepared-statements';
 import { copyMigratedTemplate } from './template';
 import { threadEngine } from './engine-thread';
+import { lightTransactions } from './transactions';
 
 export { migrate, pendingMigrations } from './migrator';
 import {
@@ -37,8 +38,15 @@ export interface CreateDbOptions {
   attach?: boolean;
 }
 
-/** Opens the database named by the config. Nothing is sent until the first query. */
+/**
+ * Opens the database named by the config. Nothing is sent until the first query. Its transactions build their
+ * handles the light way (host/transactions.ts).
+ */
 export function createDb(config: Config, logger?: Logger, opts: CreateDbOptions = {}): Db {
+  return lightTransactions(openDb(config, logger, opts));
+}
+
+function openDb(config: Config, logger: Logger | undefined, opts: CreateDbOptions): Db {
   const { url, memory, schema } = config.database;
   // knex would print its own warnings (with stacks) to the console; they belong in our log.
   const log = {

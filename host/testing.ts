@@ -33,6 +33,7 @@ import { createDb } from './db';
 export { sqlDuring } from './db';
 import { createApp } from './http/app';
 import { createLogger } from './log';
+import { lightTransactions } from './transactions';
 
 export interface TestKernelOptions {
   /** Enabled plugins; their dependencies are enabled too. Default: the default set. */
@@ -164,11 +165,13 @@ async function freshPglite(): Promise<Knex> {
   })();
   const pglite = new PGlite({ loadDataDir: await template });
   await pglite.waitReady;
-  return knexFactory({
-    client: ClientPGLite as unknown as typeof knexFactory.Client,
-    dialect: 'postgres',
-    connection: () => ({ pglite }),
-  } as Knex.Config);
+  return lightTransactions(
+    knexFactory({
+      client: ClientPGLite as unknown as typeof knexFactory.Client,
+      dialect: 'postgres',
+      connection: () => ({ pglite }),
+    } as Knex.Config),
+  );
 }
 
 /**
