@@ -9,12 +9,15 @@
  *     node --import tsx/esm bench/ab-http.ts --builds /tmp/base,. --scenario 'email_primary' [--blocks 80]
  *       [--contributor <a contact_id of crm_contribution>]   (for the contribution scenarios)
  * The key comes from `crm key create --user bench` on the bench database (`npm run bench -- --seed-only`).
+ * `--baseline` adds the bare koa + pg baseline (bench/baseline.ts) in the same process, asked the page the bench
+ * compares the scenario with: the CPU per request of each, side by side, is what a same-run ratio depends on.
  */
 import net from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { scenarios, type Scenario } from './scenarios';
+import { freePort } from './servers';
 
 const { values: args } = parseArgs({
   options: {
@@ -25,6 +28,8 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '4' },
     /** A contact with contributions, for the contribution scenarios (any `contact_id` of crm_contribution). */
     contributor: { type: 'string' },
+    /** Also serve the bare baseline (bench/baseline.ts) in this process, asked the scenario's baseline page. */
+    baseline: { type: 'boolean', default: false },
   },
 });
 const apiKey = process.env.BENCH_API_KEY;
@@ -34,7 +39,7 @@ const scenario = scenarios({ apiKey, contributorId }).find((s) => s.name.include
 if (!scenario) throw new Error(`no scenario named like ${args.scenario}`);
 
 /** The scenario's request as bytes on the wire (HTTP/1.1, keep-alive). */
-function requestBytes(s: Scenario): Buffer {
+function requestBytes(s: Pick<Scenario, 'method' | 'path' | 'headers' | 'body'>): Buffer {
   const body = s.body ?? '';
   const headers = Object.entries({ Host: 'bench', ...s.headers, 'Content-Length': String(Buffer.byteLength(body)) });
   return Buffer.from(
@@ -44,7 +49,7 @@ function requestBytes(s: Scenario): Buffer {
 const request = requestBytes(scenario);
 
 /** One keep-alive connection: `run(n)` sends the request n times in turn, each answered 200 before the next. */
-function connection(port: number): Promise<(n: number) => Promise<void>> {
+function connection(port: number, request: Buffer): Promise<(n: number) => Promise<void>> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1', () => {
       let pending: Buffer = Buffer.alloc(0);
@@ -80,12 +85,33 @@ async function start(build: string) {
   const kernel = await host.createKernel({ config });
   const server = await host.startServer(kernel);
   const port = Number(new URL(server.url).port);
-  const runs = await Promise.all(Array.from({ length: Number(args.connections) }, () => connection(port)));
-  return { build, server, runs, perRequest: [] as number[] };
+  const runs = await Promise.all(Array.from({ length: Number(args.connections) }, () => connection(port, request)));
+  return { build, stop: () => server.stop(), runs, perRequest: [] as number[] };
+}
+
+/** The bare baseline (its module listens on PORT once imported), asked the page the bench compares with. */
+async function startBaseline() {
+  const port = await freePort();
+  process.env.PORT = String(port);
+  await import('./baseline');
+  const page = requestBytes({ method: 'GET', path: scenario!.baseline ?? '/contacts' });
+  const connect = async (): Promise<(n: number) => Promise<void>> => {
+    for (let tries = 0; ; tries++) {
+      try {
+        return await connection(port, page);
+      } catch (err) {
+        if (tries > 50) throw err;
+        await new Promise((wait) => setTimeout(wait, 20)); // not listening yet
+      }
+    }
+  };
+  const runs = await Promise.all(Array.from({ length: Number(args.connections) }, connect));
+  return { build: 'bare baseline', stop: async () => undefined, runs, perRequest: [] as number[] };
 }
 
 const servers: Array<Awaited<ReturnType<typeof start>>> = [];
 for (const build of args.builds!.split(',')) servers.push(await start(build));
+if (args.baseline) servers.push(await startBaseline());
 const calls = Number(args.calls);
 const block = (s: (typeof servers)[number]) => Promise.all(s.runs.map((run) => run(calls)));
 // Warm both (JIT, statement caches, compiled reads) before anything is counted.
@@ -103,5 +129,5 @@ for (const s of servers) {
   const at = (q: number) => sorted[Math.floor(sorted.length * q)].toFixed(0);
   console.log(`  ${s.build.padEnd(24)} ${sorted[0].toFixed(0)}  ${at(0.1)}  ${at(0.25)}  ${at(0.5)}`);
 }
-for (const s of servers) await s.server.stop();
+for (const s of servers) await s.stop();
 process.exit(0);
