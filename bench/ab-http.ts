@@ -11,6 +11,7 @@
  * The key comes from `crm key create --user bench` on the bench database (`npm run bench -- --seed-only`).
  * `--baseline` adds the bare koa + pg baseline (bench/baseline.ts) in the same process, asked the page the bench
  * compares the scenario with: the CPU per request of each, side by side, is what a same-run ratio depends on.
+ * `--get <path>` asks one route instead of a scenario (GET, with the bench key): what a route costs alone.
  */
 import net from 'node:net';
 import path from 'node:path';
@@ -30,12 +31,26 @@ const { values: args } = parseArgs({
     contributor: { type: 'string' },
     /** Also serve the bare baseline (bench/baseline.ts) in this process, asked the scenario's baseline page. */
     baseline: { type: 'boolean', default: false },
+    /** Ask this path (GET, the bench key) instead of a scenario; the baseline is then asked `/healthz`. */
+    get: { type: 'string' },
   },
 });
 const apiKey = process.env.BENCH_API_KEY;
 if (!apiKey) throw new Error('BENCH_API_KEY: a key of the bench user (crm key create --user bench)');
 const contributorId = args.contributor ? Number(args.contributor) : undefined;
-const scenario = scenarios({ apiKey, contributorId }).find((s) => s.name.includes(args.scenario!));
+/** `--get <path>`: that path asked with GET and the bench key, instead of a bench scenario (a probe of one route). */
+const probe = (get: string): Scenario =>
+  ({
+    name: `GET ${get}`,
+    method: 'GET',
+    path: get,
+    headers: { 'X-Crm-Auth': `Bearer ${apiKey}` },
+    baseline: '/healthz',
+    check: async () => undefined,
+  }) as Scenario;
+const scenario = args.get
+  ? probe(args.get)
+  : scenarios({ apiKey, contributorId }).find((s) => s.name.includes(args.scenario!));
 if (!scenario) throw new Error(`no scenario named like ${args.scenario}`);
 
 /** The scenario's request as bytes on the wire (HTTP/1.1, keep-alive). */
