@@ -5,7 +5,8 @@
  */
 import type { ActionContext } from '../../kernel';
 import type { CompiledEntity } from '../entity-core';
-import type { Api4Base, Params } from './base';
+import type { Params } from './base';
+import type { Api4Reads } from './reads';
 import { invalid, v4Field } from './params';
 import type { Row } from './types';
 
@@ -36,7 +37,7 @@ function fieldOf(entity: CompiledEntity, name: unknown, fallback: string, param:
 }
 
 export async function autocomplete(
-  reader: Api4Base,
+  reader: Api4Reads,
   entity: CompiledEntity,
   params: Params,
   ctx: ActionContext,

@@ -1,24 +1,15 @@
 /**
  * What every generic APIv4 action shares: the service session, where/orderBy with their option suffixes,
- * join permission checks, and rows in APIv4's JSON types. Then `get`, the read every other action builds on.
+ * join permission checks, and rows in APIv4's JSON types. `get`, the read every other action builds on, is
+ * reads.ts.
  */
 import { KernelError, type ActionContext } from '../../kernel';
-import type {
-  CompiledEntity,
-  EntityRegistry,
-  EntityService,
-  EntitySession,
-  FieldDef,
-  OptionItem,
-  Query,
-  Aggregate,
-} from '../entity-core';
+import type { CompiledEntity, EntityRegistry, EntityService, EntitySession, FieldDef, Query } from '../entity-core';
 import { type Condition } from '../entity-core';
-import { optionsOf, orderOfValues, splitSuffix, translateFilter, type Suffix } from './suffixes';
-import { mayRead, mentions, parseOrderBy, parseWhere, resolvePath, v4Fields, type WhereContext } from './params';
+import { optionsOf, orderOfValues, translateFilter } from './suffixes';
+import { mayRead, mentions, parseOrderBy, parseWhere, v4Fields, type WhereContext } from './params';
 import type { Row } from './types';
-import { chainRefs, shownRows, typed } from './rows';
-import { parseAggregate, parseGroupBy, parseHaving, parseJoins } from './query-parts';
+import { typed } from './rows';
 
 export type Params = Record<string, unknown>;
 
@@ -145,103 +136,5 @@ export class Api4Base {
   /** The fields a write's answer shows: every readable one but secrets, which are never echoed. */
   private answerFields(e: CompiledEntity, ctx: Reader): Map<string, FieldDef> {
     return new Map([...this.allFields(e, ctx)].filter(([, f]) => !f.secret));
-  }
-
-  // ---------------------------------------------------------------- get
-
-  async get(
-    entity: CompiledEntity,
-    params: Params,
-    ctx: ActionContext,
-  ): Promise<{ values: Row[]; countMatched?: number }> {
-    const wc = this.wc(entity, ctx);
-    const joins = await parseJoins(wc, params.join, ctx);
-    const opts = { trusted: ctx.trusted, aliases: wc.aliases };
-    const aggregates = new Map<string, Aggregate>();
-    const requested = (params.select as string[] | undefined) ?? [];
-    const rowCount = requested.includes('row_count');
-    const rest = requested.filter((s) => s !== 'row_count');
-    const fields = new Map<string, FieldDef>();
-    const suffixed: Array<{ key: string; base: string; suffix: Suffix; options: OptionItem[] }> = [];
-    if ((!rest.length && !rowCount) || rest.includes('*'))
-      for (const [k, field] of this.allFields(entity, ctx)) if (!field.secret) fields.set(k, field);
-    for (const selected of rest) {
-      if (selected === '*') continue;
-      const parsed = parseAggregate(wc, selected);
-      if (parsed) {
-        aggregates.set(parsed.aggregate.alias, parsed.aggregate);
-        fields.set(parsed.aggregate.alias, parsed.output);
-        continue;
-      }
-      if (selected.endsWith('.*')) {
-        // `contact_id.*`: every readable field of the joined entity.
-        const base = resolvePath(this.registry, entity, `${selected.slice(0, -2)}.id`, ctx.principal, opts);
-        wc.paths.push(base);
-        const target = base.joined[base.joined.length - 1];
-        for (const field of v4Fields(target))
-          if (!field.secret && !field.collection && !field.related)
-            fields.set(`${selected.slice(0, -2)}.${field.name}`, field);
-        continue;
-      }
-      const { base, suffix } = splitSuffix(selected);
-      const resolved = resolvePath(this.registry, entity, base, ctx.principal, { ...opts, secretLeaf: true });
-      if (!mayRead(resolved.field, ctx.principal, ctx.trusted)) continue; // secrets are omitted for callers lacking their permission
-      wc.paths.push(resolved);
-      if (suffix) {
-        const options = await optionsOf(this.registry, ctx.db, resolved.field, selected);
-        suffixed.push({ key: selected, base, suffix, options });
-      } else fields.set(selected, resolved.field);
-    }
-    // A suffixed column reads its field's stored value; the value itself is shown only if selected too.
-    const hiddenBases = new Set<string>();
-    for (const { base } of suffixed)
-      if (!fields.has(base)) {
-        hiddenBases.add(base);
-        fields.set(base, resolvePath(this.registry, entity, base, ctx.principal, opts).field);
-      }
-    const groupBy = parseGroupBy(wc, params.groupBy);
-    const where = await this.where(entity, params.where, wc, ctx.db, true, params);
-    const aggregateOutputs = new Map([...aggregates.keys()].map((alias) => [alias, fields.get(alias)!]));
-    const sort = await this.sortOf({ ...wc, outputs: aggregateOutputs }, params.orderBy, ctx.db);
-    const having = parseHaving(wc, params.having, fields);
-    const shape = { joins, groupBy, having, joinAccess: true };
-    await this.checkJoins(wc, ctx);
-    // Fields a chain refers to (`$id`, `$contact_id`) are fetched with the rows (and returned, as APIv4 does).
-    if (params.chain && fields.size) {
-      for (const ref of new Set(['id', ...chainRefs(params.chain)])) {
-        if (fields.has(ref)) continue;
-        try {
-          const resolved = resolvePath(this.registry, entity, ref, ctx.principal, opts);
-          wc.paths.push(resolved);
-          fields.set(ref, resolved.field);
-        } catch {
-          /* not a field of this entity: left as written */
-        }
-      }
-      await this.checkJoins(wc, ctx);
-    }
-    let values: Row[] = [];
-    if (fields.size) {
-      const { paths, rows } = await this.service.getRows(this.session(ctx), entity, {
-        ...shape,
-        where,
-        select: [...fields.keys()].map((key) => aggregates.get(key) ?? key),
-        sort,
-        limit: (params.limit as number) || undefined,
-        offset: (params.offset as number) || undefined,
-      });
-      values = shownRows(fields, paths, rows, ctx, {
-        hidden: hiddenBases,
-        columns: suffixed,
-      });
-    }
-    const countMatched = rowCount
-      ? await this.service.count(this.session(ctx), entity, {
-          ...shape,
-          where,
-          select: aggregates.size || groupBy.length ? [...fields.keys()].map((key) => aggregates.get(key) ?? key) : [],
-        })
-      : undefined;
-    return { values, countMatched };
   }
 }

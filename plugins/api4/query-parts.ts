@@ -31,6 +31,14 @@ function pathOf(wc: WhereContext, side: unknown): string | undefined {
 const literal = (value: unknown) =>
   typeof value === 'string' && /^(['"]).*\1$/s.test(value) ? value.slice(1, -1) : value;
 
+/** An explicit join onto `entity` needs `get` on it (asked again for each call, even a kept resolution's). */
+export async function checkJoinOnto(entity: string, ctx: ActionContext): Promise<void> {
+  if (!(await ctx.scope.cradle.api.can(entity, 'get', ctx.principal, { version: 4 })))
+    throw new KernelError('E_FORBIDDEN', `Authorization failed: cannot join onto ${entity}`, {
+      details: { acl: true },
+    });
+}
+
 /**
  * `join: [["Email AS email", "LEFT", ["id", "=", "email.contact_id"], ["email.is_primary", "=", true]]]`: the
  * joined entity (which the caller must be allowed to get), its type (`LEFT`, `INNER`, `EXCLUDE`; `true` is
@@ -54,10 +62,7 @@ export async function parseJoins(wc: WhereContext, join: unknown, ctx: ActionCon
     const type = typeof spec[1] === 'boolean' ? (spec[1] ? 'INNER' : 'LEFT') : JOIN_TYPES[String(spec[1] ?? 'LEFT')];
     if (!type) throw invalid(`Join ${spec[0]}: type must be LEFT, INNER or EXCLUDE`, { error_field: 'join' });
     if (typeof spec[2] === 'string') throw invalid(`Join ${spec[0]}: bridge joins are not supported`);
-    if (!wc.trusted && !(await ctx.scope.cradle.api.can(target.name, 'get', ctx.principal, { version: 4 })))
-      throw new KernelError('E_FORBIDDEN', `Authorization failed: cannot join onto ${target.name}`, {
-        details: { acl: true },
-      });
+    if (!wc.trusted) await checkJoinOnto(target.name, ctx);
     if (wc.aliases.has(alias) || v4Field(wc.entity, alias))
       throw invalid(`Join alias ${alias} is used twice or names a field of ${wc.entity.name}`, { error_field: 'join' });
     wc.aliases.set(alias, target);

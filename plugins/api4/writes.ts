@@ -6,7 +6,8 @@ import { resolveValueSuffixes } from './suffixes';
 import { invalid, mayRead, v4Field } from './params';
 import { coerceWrite } from './coerce';
 import type { Row } from './types';
-import { Api4Base, type Params, type Reader } from './base';
+import type { Params, Reader } from './base';
+import { Api4Reads } from './reads';
 import { splitRelated, type RelatedValues } from './write-parts';
 
 export const ACL = () => new KernelError('E_FORBIDDEN', 'ACL check failed', { details: { acl: true } });
@@ -18,7 +19,7 @@ export const SAVE_ERRORS = {
   access: ACL,
 };
 
-export class Api4Writes extends Api4Base {
+export class Api4Writes extends Api4Reads {
   protected values(entity: CompiledEntity, raw: unknown, ctx: Reader, allowId = true): Row {
     if (raw === undefined || raw === null) return {};
     if (typeof raw !== 'object' || Array.isArray(raw)) throw invalid('values must be an object');

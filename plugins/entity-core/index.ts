@@ -25,6 +25,7 @@ export {
   type Query,
 } from './conditions';
 export { EntityStore } from './store';
+export { KeptByVersion } from './kept';
 export { aggregateField } from './select-sql';
 export type { JsonRender, JsonRow } from './json-rows';
 export { referenceCounts, type RefCount } from './ref-counts';

@@ -21,6 +21,7 @@ import type { RowAccess } from './hooks';
 import type { Planner } from './planner';
 import type { RowAccessControl } from './row-access';
 import type { JsonRowReader } from './json-rows';
+import { KeptByVersion } from './kept';
 
 export interface ReadPlan {
   entity: CompiledEntity;
@@ -81,16 +82,8 @@ export async function accessNow(
 /** The longest query (as JSON) whose plan is kept. */
 const MAX_QUERY_TEXT = 8192;
 
-export class ReadPlans {
-  private readonly plans = new Map<string, ReadPlan>();
-  private generation = -1;
-
-  constructor(
-    private readonly currentGeneration: () => number,
-    /** Plans kept at most; the least recently used goes first. Each holds one statement's text (~0.2–3 KB). */
-    private readonly max = 256,
-  ) {}
-
+/** Compiled reads by key (at most 256 by default; each holds one statement's text, ~0.2–3 KB). */
+export class ReadPlans extends KeptByVersion<ReadPlan> {
   /**
    * The key of a read; undefined when the query is not plain data or is long (a list of thousands of ids: such a
    * read is seldom asked again, and its key and statement would hold memory), so it is planned every time.
@@ -103,34 +96,6 @@ export class ReadPlans {
       return undefined;
     }
     return text.length > MAX_QUERY_TEXT ? undefined : `${entity.name}\u0000${ceiling}\u0000${text}`;
-  }
-
-  get(key: string, entity: CompiledEntity): ReadPlan | undefined {
-    this.checkGeneration();
-    const plan = this.plans.get(key);
-    if (!plan || plan.entity !== entity) return undefined;
-    // Most recently used last: Map keeps insertion order.
-    this.plans.delete(key);
-    this.plans.set(key, plan);
-    return plan;
-  }
-
-  set(key: string, plan: ReadPlan): void {
-    this.checkGeneration();
-    this.plans.delete(key);
-    this.plans.set(key, plan);
-    if (this.plans.size > this.max) this.plans.delete(this.plans.keys().next().value!);
-  }
-
-  get size(): number {
-    return this.plans.size;
-  }
-
-  private checkGeneration(): void {
-    const now = this.currentGeneration();
-    if (now === this.generation) return;
-    this.plans.clear();
-    this.generation = now;
   }
 }
 

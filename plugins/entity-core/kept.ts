@@ -1,0 +1,46 @@
+import type { CompiledEntity } from './types';
+
+/**
+ * What a read worked out, kept for the next identical one: at most `max` entries, the least recently used
+ * going first, all forgotten whenever `version()` moves (the registry's options version: run-time metadata
+ * changes and option writes, on any instance). An entry answers only for the metadata object it was made
+ * with. The store's compiled reads (read-plans.ts) and APIv4's get resolutions are kept this way.
+ */
+export class KeptByVersion<V extends { entity: CompiledEntity }> {
+  private readonly kept = new Map<string, V>();
+  private seen = -1;
+
+  constructor(
+    private readonly version: () => number,
+    private readonly max = 256,
+  ) {}
+
+  get(key: string, entity: CompiledEntity): V | undefined {
+    this.checkVersion();
+    const found = this.kept.get(key);
+    if (!found || found.entity !== entity) return undefined;
+    // Most recently used last: Map keeps insertion order.
+    this.kept.delete(key);
+    this.kept.set(key, found);
+    return found;
+  }
+
+  set(key: string, value: V): V {
+    this.checkVersion();
+    this.kept.delete(key);
+    this.kept.set(key, value);
+    if (this.kept.size > this.max) this.kept.delete(this.kept.keys().next().value!);
+    return value;
+  }
+
+  get size(): number {
+    return this.kept.size;
+  }
+
+  private checkVersion(): void {
+    const now = this.version();
+    if (now === this.seen) return;
+    this.kept.clear();
+    this.seen = now;
+  }
+}

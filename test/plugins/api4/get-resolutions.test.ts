@@ -1,0 +1,169 @@
+/**
+ * Kept APIv4 get resolutions (plugins/api4/get-resolutions.ts): a get asked again by the same reader skips
+ * resolving its params, but never shows one reader what another's permissions allow, asks the permission to
+ * join on every call, and forgets everything when options change.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { bootTestKernel, failure, principalWith, type TestKernel } from '../../../host/testing';
+import type { Principal } from '../../../kernel';
+import type { CompiledEntity } from '../../../plugins/entity-core';
+import { GetResolutions, type GetResolution } from '../../../plugins/api4/get-resolutions';
+
+const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/plugins');
+type Row = Record<string, unknown>;
+const gate = globalThis as { joinGateClosed?: boolean };
+
+describe('APIv4 get resolutions, kept per reader', function () {
+  this.timeout(60000);
+  let kernel: TestKernel;
+  let contactId: number;
+  const admin = principalWith(['*'], 1);
+  const get = async (principal: Principal, entity: string, params: Row) =>
+    (await kernel.kernel.call({ version: 4, entity, action: 'get', params, principal })) as { values: Row[] };
+
+  before(async () => {
+    kernel = await bootTestKernel({
+      plugins: ['entity-contact', 'entity-activity', 'api4', 'join-gate'],
+      pluginDirs: [FIXTURES],
+    });
+    const made = (await kernel.kernel.call({
+      version: 4,
+      entity: 'Contact',
+      action: 'create',
+      params: {
+        values: {
+          contact_type: 'Individual',
+          first_name: 'Kept',
+          api_key: 'k-123',
+          'email_primary.email': 'kept@example.org',
+        },
+      },
+      principal: admin,
+    })) as { values: Row[] };
+    contactId = Number(made.values[0].id);
+  });
+  after(() => kernel.close());
+
+  it('the same get by readers whose permissions differ: each gets what its own allow, in either order', async () => {
+    const keys = principalWith(['access CRM', 'view all contacts', 'edit api keys'], 2);
+    const plain = principalWith(['access CRM', 'view all contacts'], 3);
+    const shown = { select: ['id', 'api_key'], where: [['id', '=', contactId]] };
+    // Only a secret selected: nothing to read for a reader who may not see it (no row, no statement).
+    const secretOnly = { select: ['api_key'], where: [['id', '=', contactId]] };
+    for (let round = 0; round < 2; round++) {
+      expect((await get(keys, 'Contact', shown)).values).to.deep.equal([{ id: contactId, api_key: 'k-123' }]);
+      expect((await get(plain, 'Contact', shown)).values).to.deep.equal([{ id: contactId }]);
+      expect((await get(keys, 'Contact', secretOnly)).values).to.deep.equal([{ api_key: 'k-123' }]);
+      expect((await get(plain, 'Contact', secretOnly)).values).to.deep.equal([]);
+    }
+  });
+
+  it("a join's permission is asked on every call, though the reader and the params stay the same", async () => {
+    const reader = principalWith(['access CRM', 'view all contacts'], 2);
+    const byPath = { select: ['id', 'email_primary.email'], where: [['id', '=', contactId]] };
+    const explicit = {
+      select: ['id', 'e.email'],
+      join: [['Email AS e', 'LEFT', ['e.contact_id', '=', 'id']]],
+      where: [['id', '=', contactId]],
+    };
+    try {
+      for (const params of [byPath, explicit]) {
+        gate.joinGateClosed = false;
+        expect((await get(reader, 'Contact', params)).values).to.have.length(1);
+        expect((await get(reader, 'Contact', params)).values).to.have.length(1);
+        gate.joinGateClosed = true;
+        const refused = await failure(get(reader, 'Contact', params));
+        expect(refused.code).to.equal('E_FORBIDDEN');
+        expect(refused.message).to.match(/^Authorization failed: cannot join onto Email/);
+      }
+    } finally {
+      gate.joinGateClosed = false;
+    }
+  });
+
+  it('an option renamed between two identical gets shows its new label (options changes forget them)', async () => {
+    const made = (await kernel.kernel.call({
+      version: 4,
+      entity: 'Activity',
+      action: 'create',
+      params: { values: { activity_type_id: 1, subject: 'kept label', source_contact_id: contactId } },
+      principal: admin,
+    })) as { values: Row[] };
+    const params = { select: ['id', 'activity_type_id:label'], where: [['id', '=', made.values[0].id]] };
+    const label = async () => (await get(admin, 'Activity', params)).values[0]['activity_type_id:label'];
+    const before = await label();
+    expect(await label()).to.equal(before);
+    const [option] = (
+      (await kernel.kernel.call({
+        version: 4,
+        entity: 'OptionValue',
+        action: 'get',
+        params: {
+          where: [
+            ['option_group_id:name', '=', 'activity_type'],
+            ['value', '=', '1'],
+          ],
+        },
+        principal: admin,
+      })) as { values: Row[] }
+    ).values;
+    await kernel.kernel.call({
+      version: 4,
+      entity: 'OptionValue',
+      action: 'update',
+      params: { where: [['id', '=', option.id]], values: { label: 'Renamed for the test' } },
+      principal: admin,
+    });
+    expect(await label()).to.equal('Renamed for the test');
+  });
+});
+
+describe('GetResolutions keys and keeping', () => {
+  const entity = { name: 'Contact' } as CompiledEntity;
+  const reader = (permissions: string[], attributes?: Row, trusted = false) => ({
+    principal: { ...principalWith(permissions, 7), ...(attributes ? { attributes } : {}) },
+    trusted,
+  });
+  const resolutions = new GetResolutions(() => 0);
+  const params = { select: ['id'], where: [['id', '=', 1]] };
+
+  it('a key for each reader: permissions, trust and attributes (a session) each make their own', () => {
+    const keys = [
+      resolutions.key(entity, params, reader(['access CRM'])),
+      resolutions.key(entity, params, reader(['access CRM', 'edit api keys'])),
+      resolutions.key(entity, params, reader(['access CRM'], undefined, true)),
+      resolutions.key(entity, params, reader(['access CRM'], { session: 'a' })),
+      resolutions.key(entity, params, reader(['access CRM'], { session: 'b' })),
+      resolutions.key(entity, { ...params, limit: 5 }, reader(['access CRM'])),
+    ];
+    expect(new Set(keys).size).to.equal(keys.length);
+    expect(resolutions.key(entity, params, reader(['access CRM']))).to.equal(keys[0]);
+  });
+
+  it('no key for a chained get, nor for params too long to keep', () => {
+    expect(resolutions.key(entity, { ...params, chain: { e: ['Email', 'get', {}] } }, reader([]))).to.equal(undefined);
+    const ids = Array.from({ length: 3000 }, (_, i) => i);
+    expect(resolutions.key(entity, { where: [['id', 'IN', ids]] }, reader([]))).to.equal(undefined);
+  });
+
+  it('a kept resolution cannot be changed by whoever uses it', () => {
+    const kept = resolutions.set('k', {
+      entity,
+      fields: new Map(),
+      aggregates: new Map(),
+      suffixed: [],
+      hiddenBases: new Set(),
+      shape: { joins: [], groupBy: [], having: [], joinAccess: true },
+      where: [{ path: 'id', op: 'IN', value: [1, 2] }],
+      sort: [{ path: 'id', dir: 'ASC' }],
+      rowCount: false,
+      paths: [],
+    } as GetResolution);
+    expect(() => kept.where.push({ path: 'id', op: '=', value: 3 })).to.throw(TypeError);
+    expect(() => ((kept.where[0] as { value: number[] }).value as number[]).push(3)).to.throw(TypeError);
+    expect(resolutions.get('k', entity)).to.equal(kept);
+    expect(resolutions.get('k', { name: 'Contact' } as CompiledEntity)).to.equal(undefined); // another metadata object
+  });
+});
