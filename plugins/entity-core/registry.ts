@@ -32,7 +32,6 @@ export class EntityRegistry {
   }
 
   private bus?: { announce(db: Knex): Promise<void> };
-
   private optionsGeneration = 0;
 
   /** Forget cached options in this process. */
@@ -54,11 +53,16 @@ export class EntityRegistry {
   /** Transactions that announced an option change already (one announcement each is enough). */
   private announced = new WeakSet<Knex>();
 
-  /** Call from inside an option write's transaction: every instance forgets its cached options once it commits. */
+  /**
+   * Inside an option write's transaction: every instance forgets cached options on commit; this one also when it
+   * ends either way (plans and get resolutions kept meanwhile may hold options only that transaction saw).
+   */
   async optionsChanged(db: Knex): Promise<void> {
     if (db.isTransaction) {
       if (this.announced.has(db)) return;
       this.announced.add(db);
+      const ended = () => this.invalidateOptions();
+      (db as Knex.Transaction).executionPromise?.then(ended, ended);
     }
     if (this.bus) await this.bus.announce(db);
     else this.invalidateOptions();
@@ -101,12 +105,8 @@ export class EntityRegistry {
       };
       if (abbr) columns.abbr = abbr.column ?? abbr.name;
       const rows = (await db(target.table).select(columns).orderBy('id')) as Array<Record<string, string>>;
-      items = rows.map((r) => ({
-        value: String(r.id),
-        name: r.name,
-        label: r.label,
-        ...(abbr ? { abbr: r.abbr } : {}),
-      }));
+      const item = (r: Record<string, string>) => ({ value: String(r.id), name: r.name, label: r.label });
+      items = rows.map((r) => (abbr ? { ...item(r), abbr: r.abbr } : item(r)));
     }
     this.cache.set(key, items);
     return items;

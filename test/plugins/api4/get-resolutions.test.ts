@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
+import type { Knex } from 'knex';
 import { bootTestKernel, failure, principalWith, type TestKernel } from '../../../host/testing';
 import type { Principal } from '../../../kernel';
 import type { CompiledEntity } from '../../../plugins/entity-core';
@@ -117,6 +118,45 @@ describe('APIv4 get resolutions, kept per reader', function () {
       principal: admin,
     });
     expect(await label()).to.equal('Renamed for the test');
+  });
+
+  it('an option renamed and read in a transaction that rolls back: the next get shows the committed label', async () => {
+    const made = (await kernel.kernel.call({
+      version: 4,
+      entity: 'Activity',
+      action: 'create',
+      params: { values: { activity_type_id: 2, subject: 'rolled back label', source_contact_id: contactId } },
+      principal: admin,
+    })) as { values: Row[] };
+    const params = { select: ['id', 'activity_type_id:label'], where: [['id', '=', made.values[0].id]] };
+    const label = async (db?: Knex) =>
+      (
+        (await kernel.kernel.call({ version: 4, entity: 'Activity', action: 'get', params, principal: admin, db })) as {
+          values: Row[];
+        }
+      ).values[0]['activity_type_id:label'];
+    const committed = await label();
+    const trx = await kernel.kernel.db.transaction();
+    try {
+      await kernel.kernel.call({
+        version: 4,
+        entity: 'OptionValue',
+        action: 'update',
+        params: {
+          where: [
+            ['option_group_id:name', '=', 'activity_type'],
+            ['value', '=', '2'],
+          ],
+          values: { label: 'Never committed' },
+        },
+        principal: admin,
+        db: trx,
+      });
+      expect(await label(trx)).to.equal('Never committed'); // kept, with the options only this transaction saw
+    } finally {
+      await trx.rollback();
+    }
+    expect(await label()).to.equal(committed);
   });
 });
 
