@@ -21,7 +21,7 @@ type TransactionClass = new (client: Loose, container: unknown, config?: Loose, 
 const TransactionPG = require('knex/lib/dialects/postgres/execution/pg-transaction.js') as TransactionClass;
 const makeKnex = require('knex/lib/knex-builder/make-knex.js') as (client: Loose) => Loose;
 
-/** Members a handle keeps for itself; everything else knex defines on a handle is shared through the prototype. */
+/** Data members each handle has of its own (accessors among these names are shared); the rest is shared too. */
 const OWN = new Set(['length', 'name', 'arguments', 'caller', 'prototype', 'context', 'client', 'userParams']);
 const EVENT_STATE = new Set(['_events', '_eventsCount', '_maxListeners', '_internalListeners']);
 const PASSED_EVENTS = ['start', 'query', 'query-error', 'query-response'] as const;
@@ -115,7 +115,7 @@ function transactorFor(trx: Loose, connection: unknown, client: Loose): Loose {
   transactor.isTransaction = true;
   transactor.userParams = trx.userParams || {};
   transactor.context.transaction = function (this: Loose, container: unknown, options?: Loose) {
-    const config = options ?? {};
+    const config = options || {};
     if (config.doNotRejectOnRollback === undefined) config.doNotRejectOnRollback = true;
     return this._transaction(container, config, trx);
   };

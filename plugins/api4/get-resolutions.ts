@@ -1,11 +1,12 @@
 /**
  * APIv4 `get` resolutions, kept: what a get's params resolve to (the fields and paths selected, option
  * suffixes and their options, where with the entity's `beforeGet` conditions, orderBy, joins, groupBy, having),
- * so a get asked again (a page a client polls, the next call of a sync job) skips resolving it: ~10–20% of the
+ * so a get asked again (a page a client polls, the next page of a sync job) skips resolving it: ~10–20% of the
  * service's CPU for a light page over HTTP (docs/performance.md). The store then finds its kept statement.
  *
  * What a resolution depends on, and how each is covered:
- * - the params: their JSON text is part of the key (a chained get is never kept: its chain adds fields);
+ * - the params: their JSON text but `limit` and `offset` (read from the params on every call) is part of the key
+ *   (a chained get is never kept: its chain adds fields);
  * - the reader: field visibility, `beforeGet` conditions (a session's own tokens) and join rules depend on the
  *   principal and the trust flag, so both are part of the key (ids, credential, flow, attributes such as the
  *   session, and the permissions in their order);
@@ -13,7 +14,8 @@
  *   metadata changes and option writes, on any instance through the change bus), as the store's plans are;
  * - permissions to join: not kept. Each call asks again whether the reader may `get` every entity the read
  *   joins onto (explicit joins and dotted paths), as the first call did; row access is asked by the store.
- * A kept resolution's query parts are frozen, so no later step can change what the next call gets.
+ * A kept resolution's query parts (where, sort, shape, aggregates) are frozen, so the statement a later call
+ * builds from them is the one the first call built; its maps and option lists are read, never written.
  */
 import {
   KeptByVersion,
@@ -53,9 +55,10 @@ export class GetResolutions extends KeptByVersion<GetResolution> {
   key(entity: CompiledEntity, params: Record<string, unknown>, reader: { principal: Principal; trusted: boolean }) {
     if (params.chain) return undefined;
     const { principal } = reader;
+    const { limit, offset, ...resolved } = params; // eslint-disable-line @typescript-eslint/no-unused-vars
     let text: string;
     try {
-      text = JSON.stringify([params, principal.contactId, principal.userId, principal.via, principal.flow ?? null]);
+      text = JSON.stringify([resolved, principal.contactId, principal.userId, principal.via, principal.flow ?? null]);
       if (principal.attributes) text += JSON.stringify(principal.attributes);
     } catch {
       return undefined;

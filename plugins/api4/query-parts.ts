@@ -121,7 +121,7 @@ export function parseGroupBy(wc: WhereContext, groupBy: unknown): string[] {
   if (!Array.isArray(groupBy) || groupBy.some((item) => typeof item !== 'string'))
     throw invalid('Parameter "groupBy" must be a list of field names');
   for (const path of groupBy as string[]) wc.paths.push(resolvePath(wc.registry, wc.entity, path, wc.principal, wc));
-  return groupBy as string[];
+  return [...(groupBy as string[])];
 }
 
 /** `having`: where-style clauses on the selected output names (aggregate aliases and selected paths). */

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { KernelError } from '../../kernel';
 import type { CompiledEntity, EntityDef, EntityLifecycle, FieldDef } from './types';
 import { snake } from './permissions';
+import { whenTransactionEnds } from './kept';
 
 /** The reference's table name for an entity: `civicrm_<snake name>` (`EntityTag` → `civicrm_entity_tag`). */
 export const referenceTable = (entity: string): string => `civicrm_${snake(entity)}`;
@@ -61,8 +62,7 @@ export class EntityRegistry {
     if (db.isTransaction) {
       if (this.announced.has(db)) return;
       this.announced.add(db);
-      const ended = () => this.invalidateOptions();
-      (db as Knex.Transaction).executionPromise?.then(ended, ended);
+      whenTransactionEnds(db, () => this.invalidateOptions());
     }
     if (this.bus) await this.bus.announce(db);
     else this.invalidateOptions();

@@ -173,9 +173,9 @@ export interface EntityLifecycle {
   beforeDelete?(row: Record<string, unknown>, ctx: SaveContext): Promise<'handled' | void> | 'handled' | void;
   /**
    * Adjusts get params before the query is built (Contact's trash default, name search): may return
-   * new params and extra conditions (paths from metadata only). Its answer must depend on the params, the
-   * principal and the trust flag only (no clock, no database): APIv4 keeps a get's resolution for the same
-   * params and reader (plugins/api4/get-resolutions.ts).
+   * new params and extra conditions (paths from metadata only). For APIv4 (no `api`), its answer must depend on
+   * the params, the principal and the trust flag only (no clock, no database): APIv4 keeps a get's resolution
+   * for the same params and reader (plugins/api4/get-resolutions.ts).
    */
   beforeGet?(
     params: Record<string, unknown>,

@@ -120,44 +120,55 @@ describe('APIv4 get resolutions, kept per reader', function () {
     expect(await label()).to.equal('Renamed for the test');
   });
 
-  it('an option renamed and read in a transaction that rolls back: the next get shows the committed label', async () => {
-    const made = (await kernel.kernel.call({
-      version: 4,
-      entity: 'Activity',
-      action: 'create',
-      params: { values: { activity_type_id: 2, subject: 'rolled back label', source_contact_id: contactId } },
-      principal: admin,
-    })) as { values: Row[] };
-    const params = { select: ['id', 'activity_type_id:label'], where: [['id', '=', made.values[0].id]] };
-    const label = async (db?: Knex) =>
-      (
-        (await kernel.kernel.call({ version: 4, entity: 'Activity', action: 'get', params, principal: admin, db })) as {
-          values: Row[];
-        }
-      ).values[0]['activity_type_id:label'];
-    const committed = await label();
-    const trx = await kernel.kernel.db.transaction();
-    try {
-      await kernel.kernel.call({
+  for (const where of ['in the transaction', 'in a savepoint released before the rollback'])
+    it(`an option renamed ${where} and read in a transaction that rolls back: the next get shows the committed label`, async () => {
+      const made = (await kernel.kernel.call({
         version: 4,
-        entity: 'OptionValue',
-        action: 'update',
-        params: {
-          where: [
-            ['option_group_id:name', '=', 'activity_type'],
-            ['value', '=', '2'],
-          ],
-          values: { label: 'Never committed' },
-        },
+        entity: 'Activity',
+        action: 'create',
+        params: { values: { activity_type_id: 2, subject: 'rolled back label', source_contact_id: contactId } },
         principal: admin,
-        db: trx,
-      });
-      expect(await label(trx)).to.equal('Never committed'); // kept, with the options only this transaction saw
-    } finally {
-      await trx.rollback();
-    }
-    expect(await label()).to.equal(committed);
-  });
+      })) as { values: Row[] };
+      const params = { select: ['id', 'activity_type_id:label'], where: [['id', '=', made.values[0].id]] };
+      const label = async (db?: Knex) =>
+        (
+          (await kernel.kernel.call({
+            version: 4,
+            entity: 'Activity',
+            action: 'get',
+            params,
+            principal: admin,
+            db,
+          })) as {
+            values: Row[];
+          }
+        ).values[0]['activity_type_id:label'];
+      const committed = await label();
+      const rename = (db: Knex) =>
+        kernel.kernel.call({
+          version: 4,
+          entity: 'OptionValue',
+          action: 'update',
+          params: {
+            where: [
+              ['option_group_id:name', '=', 'activity_type'],
+              ['value', '=', '2'],
+            ],
+            values: { label: 'Never committed' },
+          },
+          principal: admin,
+          db,
+        });
+      const trx = await kernel.kernel.db.transaction();
+      try {
+        if (where === 'in the transaction') await rename(trx);
+        else await trx.transaction((savepoint) => rename(savepoint));
+        expect(await label(trx)).to.equal('Never committed'); // kept, with options only this transaction saw
+      } finally {
+        await trx.rollback();
+      }
+      expect(await label()).to.equal(committed);
+    });
 });
 
 describe('GetResolutions keys and keeping', () => {
@@ -176,10 +187,12 @@ describe('GetResolutions keys and keeping', () => {
       resolutions.key(entity, params, reader(['access CRM'], undefined, true)),
       resolutions.key(entity, params, reader(['access CRM'], { session: 'a' })),
       resolutions.key(entity, params, reader(['access CRM'], { session: 'b' })),
-      resolutions.key(entity, { ...params, limit: 5 }, reader(['access CRM'])),
+      resolutions.key(entity, { ...params, orderBy: { id: 'DESC' } }, reader(['access CRM'])),
     ];
     expect(new Set(keys).size).to.equal(keys.length);
     expect(resolutions.key(entity, params, reader(['access CRM']))).to.equal(keys[0]);
+    // The page is read from the params on every call: the next page of the same get finds the same resolution.
+    expect(resolutions.key(entity, { ...params, limit: 25, offset: 50 }, reader(['access CRM']))).to.equal(keys[0]);
   });
 
   it('no key for a chained get, nor for params too long to keep', () => {
