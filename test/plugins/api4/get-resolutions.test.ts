@@ -21,8 +21,36 @@ describe('APIv4 get resolutions, kept per reader', function () {
   let kernel: TestKernel;
   let contactId: number;
   const admin = principalWith(['*'], 1);
-  const get = async (principal: Principal, entity: string, params: Row) =>
-    (await kernel.kernel.call({ version: 4, entity, action: 'get', params, principal })) as { values: Row[] };
+  const get = async (principal: Principal, entity: string, params: Row, db?: Knex) =>
+    (await kernel.kernel.call({ version: 4, entity, action: 'get', params, principal, db })) as { values: Row[] };
+  /** A new activity of this type, and how a get shows its type's label (in `db` when given). */
+  const activityLabel = async (activityType: number) => {
+    const made = (await kernel.kernel.call({
+      version: 4,
+      entity: 'Activity',
+      action: 'create',
+      params: { values: { activity_type_id: activityType, subject: 'label probe', source_contact_id: contactId } },
+      principal: admin,
+    })) as { values: Row[] };
+    const params = { select: ['id', 'activity_type_id:label'], where: [['id', '=', made.values[0].id]] };
+    return async (db?: Knex) => (await get(admin, 'Activity', params, db)).values[0]['activity_type_id:label'];
+  };
+  /** Renames the activity type with this value (in `db` when given). */
+  const renameType = (value: string, label: string, db?: Knex) =>
+    kernel.kernel.call({
+      version: 4,
+      entity: 'OptionValue',
+      action: 'update',
+      params: {
+        where: [
+          ['option_group_id:name', '=', 'activity_type'],
+          ['value', '=', value],
+        ],
+        values: { label },
+      },
+      principal: admin,
+      db,
+    });
 
   before(async () => {
     kernel = await bootTestKernel({
@@ -85,80 +113,18 @@ describe('APIv4 get resolutions, kept per reader', function () {
   });
 
   it('an option renamed between two identical gets shows its new label (options changes forget them)', async () => {
-    const made = (await kernel.kernel.call({
-      version: 4,
-      entity: 'Activity',
-      action: 'create',
-      params: { values: { activity_type_id: 1, subject: 'kept label', source_contact_id: contactId } },
-      principal: admin,
-    })) as { values: Row[] };
-    const params = { select: ['id', 'activity_type_id:label'], where: [['id', '=', made.values[0].id]] };
-    const label = async () => (await get(admin, 'Activity', params)).values[0]['activity_type_id:label'];
+    const label = await activityLabel(1);
     const before = await label();
     expect(await label()).to.equal(before);
-    const [option] = (
-      (await kernel.kernel.call({
-        version: 4,
-        entity: 'OptionValue',
-        action: 'get',
-        params: {
-          where: [
-            ['option_group_id:name', '=', 'activity_type'],
-            ['value', '=', '1'],
-          ],
-        },
-        principal: admin,
-      })) as { values: Row[] }
-    ).values;
-    await kernel.kernel.call({
-      version: 4,
-      entity: 'OptionValue',
-      action: 'update',
-      params: { where: [['id', '=', option.id]], values: { label: 'Renamed for the test' } },
-      principal: admin,
-    });
+    await renameType('1', 'Renamed for the test');
     expect(await label()).to.equal('Renamed for the test');
   });
 
   for (const where of ['in the transaction', 'in a savepoint released before the rollback'])
     it(`an option renamed ${where} and read in a transaction that rolls back: the next get shows the committed label`, async () => {
-      const made = (await kernel.kernel.call({
-        version: 4,
-        entity: 'Activity',
-        action: 'create',
-        params: { values: { activity_type_id: 2, subject: 'rolled back label', source_contact_id: contactId } },
-        principal: admin,
-      })) as { values: Row[] };
-      const params = { select: ['id', 'activity_type_id:label'], where: [['id', '=', made.values[0].id]] };
-      const label = async (db?: Knex) =>
-        (
-          (await kernel.kernel.call({
-            version: 4,
-            entity: 'Activity',
-            action: 'get',
-            params,
-            principal: admin,
-            db,
-          })) as {
-            values: Row[];
-          }
-        ).values[0]['activity_type_id:label'];
+      const label = await activityLabel(2);
       const committed = await label();
-      const rename = (db: Knex) =>
-        kernel.kernel.call({
-          version: 4,
-          entity: 'OptionValue',
-          action: 'update',
-          params: {
-            where: [
-              ['option_group_id:name', '=', 'activity_type'],
-              ['value', '=', '2'],
-            ],
-            values: { label: 'Never committed' },
-          },
-          principal: admin,
-          db,
-        });
+      const rename = (db: Knex) => renameType('2', 'Never committed', db);
       const trx = await kernel.kernel.db.transaction();
       try {
         if (where === 'in the transaction') await rename(trx);
