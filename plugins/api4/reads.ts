@@ -54,12 +54,7 @@ export class Api4Reads extends Api4Base {
   private async resolution(entity: CompiledEntity, params: Params, ctx: ActionContext): Promise<GetResolution> {
     const key = this.resolutions.key(entity, params, ctx);
     const kept = key === undefined ? undefined : this.resolutions.get(key, entity);
-    if (!kept) {
-      const version = this.registry.optionsVersion;
-      const made = await this.resolve(entity, params, ctx);
-      // Options changed while it resolved: it may hold the old ones, so it is used once and not kept.
-      return key === undefined || this.registry.optionsVersion !== version ? made : this.resolutions.set(key, made);
-    }
+    if (!kept) return this.resolutions.made(key, () => this.resolve(entity, params, ctx));
     if (!ctx.trusted) for (const join of kept.shape.joins) await checkJoinOnto(join.entity, ctx);
     await this.checkJoins({ ...this.wc(entity, ctx), paths: kept.paths }, ctx);
     return kept;

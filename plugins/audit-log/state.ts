@@ -5,7 +5,7 @@
  */
 import type { Knex } from 'knex';
 import type { Api, Logger, Principal } from '../../kernel';
-import type { ChangeBus, EntityRegistry } from '../entity-core';
+import { whenTransactionEnds, type ChangeBus, type EntityRegistry } from '../entity-core';
 import { dropTriggers, syncLogTables } from './schema';
 
 export const SETTING = 'logging';
@@ -54,8 +54,8 @@ export class AuditState {
     else await dropTriggers(db);
     this.enabled = on;
     await this.bus().notify(db, TOPIC);
-    const trx = db as Knex.Transaction;
-    if (trx.isTransaction) trx.executionPromise.catch(() => this.reload());
+    // Whatever the transaction's outcome (the outermost one's), settle on what was committed.
+    whenTransactionEnds(db, () => void this.reload());
   }
 
   /** At start (after migrations): with logging on, log tables are brought in step with the schema. */

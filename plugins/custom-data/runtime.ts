@@ -11,6 +11,7 @@ import {
   introspectSchema,
   sqlState,
   tableFromEntity,
+  whenTransactionEnds,
   type ChangeBus,
   type CompiledEntity,
   type EntityDef,
@@ -123,9 +124,9 @@ export class CustomData {
     await ddl();
     await this.load(db);
     await this.bus.notify(db, TOPIC);
-    // Whatever the transaction's outcome, settle on what was committed.
-    const trx = db as Knex.Transaction;
-    if (trx.isTransaction) trx.executionPromise.then(this.reloadLater, this.reloadLater);
+    // Whatever the transaction's outcome (the outermost one's, when this runs in a savepoint), settle on what was
+    // committed.
+    whenTransactionEnds(db, this.reloadLater);
   }
 
   private readonly reloadLater = () => void this.reload();

@@ -26,6 +26,7 @@ export {
 } from './conditions';
 export { EntityStore } from './store';
 export { KeptByVersion } from './kept';
+export { whenTransactionEnds } from './transaction-end';
 export { aggregateField } from './select-sql';
 export type { JsonRender, JsonRow } from './json-rows';
 export { referenceCounts, type RefCount } from './ref-counts';

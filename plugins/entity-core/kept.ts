@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import type { CompiledEntity } from './types';
 
 /**
@@ -34,6 +33,16 @@ export class KeptByVersion<V extends { entity: CompiledEntity }> {
     return value;
   }
 
+  /**
+   * `make`'s value, kept under `key` (none: not kept) unless the version moved while it was made: then it may
+   * hold what was just forgotten (options read before an option write), and it is used once, not kept.
+   */
+  async made(key: string | undefined, make: () => Promise<V>): Promise<V> {
+    const version = this.version();
+    const value = await make();
+    return key !== undefined && this.version() === version ? this.set(key, value) : value;
+  }
+
   get size(): number {
     return this.kept.size;
   }
@@ -44,14 +53,4 @@ export class KeptByVersion<V extends { entity: CompiledEntity }> {
     this.kept.clear();
     this.seen = now;
   }
-}
-
-/**
- * Runs `fn` once the outermost transaction `db` is part of ends, committed or rolled back: a savepoint's own end
- * is not enough, since the transaction around it may still roll back what it saw.
- */
-export function whenTransactionEnds(db: Knex, fn: () => void): void {
-  let top = db as Knex.Transaction & { parentTransaction?: Knex.Transaction };
-  while (top.parentTransaction) top = top.parentTransaction;
-  top.executionPromise?.then(fn, fn);
 }

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { KernelError } from '../../kernel';
 import type { CompiledEntity, EntityDef, EntityLifecycle, FieldDef } from './types';
 import { snake } from './permissions';
-import { whenTransactionEnds } from './kept';
+import { whenTransactionEnds } from './transaction-end';
 
 /** The reference's table name for an entity: `civicrm_<snake name>` (`EntityTag` → `civicrm_entity_tag`). */
 export const referenceTable = (entity: string): string => `civicrm_${snake(entity)}`;

@@ -139,11 +139,7 @@ export class EntityStore extends StoreWrites {
     const key = principal ? this.plans.key(entity, keyed, ceiling) : undefined;
     let plan = key === undefined ? undefined : this.plans.get(key, entity);
     if (plan && plan.access !== (await accessNow(this.access, plan, principal))) plan = undefined;
-    if (!plan) {
-      plan = await compile();
-      if (key !== undefined) this.plans.set(key, plan);
-    }
-    return plan;
+    return plan ?? this.plans.made(key, compile);
   }
 
   /** Plans a read and compiles its statement (with limit and offset) to text and bindings. */

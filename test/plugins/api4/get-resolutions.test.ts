@@ -161,6 +161,17 @@ describe('GetResolutions keys and keeping', () => {
     expect(resolutions.key(entity, { ...params, limit: 25, offset: 50 }, reader(['access CRM']))).to.equal(keys[0]);
   });
 
+  it('a resolution (or a read plan) made while the options version moved is used once, not kept', async () => {
+    let version = 0;
+    const kept = new GetResolutions(() => version);
+    const made = { entity, fields: new Map(), aggregates: new Map(), where: [], sort: [] } as unknown as GetResolution;
+    // An option write lands while it is being made (it read the options before the write).
+    expect(await kept.made('moved', async () => (version++, made))).to.equal(made);
+    expect(kept.get('moved', entity)).to.equal(undefined);
+    expect(await kept.made('steady', async () => made)).to.equal(made);
+    expect(kept.get('steady', entity)).to.equal(made);
+  });
+
   it('no key for a chained get, nor for params too long to keep', () => {
     expect(resolutions.key(entity, { ...params, chain: { e: ['Email', 'get', {}] } }, reader([]))).to.equal(undefined);
     const ids = Array.from({ length: 3000 }, (_, i) => i);
