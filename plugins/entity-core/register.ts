@@ -1,4 +1,4 @@
-import { definePlugin, type Kernel } from '../../kernel';
+import { definePlugin, type Api, type Kernel } from '../../kernel';
 import { cliCommands, engineOf, onEmbeddedNotification } from '../../host';
 import { entityAccess, entityAccessGrants } from './hooks';
 import { allOf, withGrants } from './row-access';
@@ -31,7 +31,7 @@ export default definePlugin(
       serviceConfig.limits,
     );
     services.value('entityStore', store);
-    services.value('entityService', new EntityService(registry, store));
+    services.value('entityService', new EntityService(registry, store, services.resolve<Api>('api')));
     const { url, schema } = serviceConfig.database;
     // One channel per schema, so tenants (and test runs) sharing a server do not hear each other.
     const bus = new ChangeBus(`crm_changes_${schema ?? 'public'}`, log);

@@ -4,7 +4,7 @@
  * generic actions are translators in front of it (wire params → service call → wire shape); lifecycle code
  * reaches other entities through {@link Entities} (`sc.entities`), in the same transaction, trusted.
  */
-import { KernelError, type Principal } from '../../kernel';
+import { KernelError, type Api, type Principal } from '../../kernel';
 import { sqlDuring } from '../../host';
 import type { EntityRegistry } from './registry';
 import type { Condition, Query } from './conditions';
@@ -26,9 +26,14 @@ type Row = Record<string, unknown>;
 export { present, type EntitySession, type SaveErrors, type SaveOptions, type BatchOptions } from './session';
 
 export class EntityService {
+  /**
+   * @param api the kernel's `api` service, for join permissions; without it (a service made by hand), the one the
+   * session's scope resolves. Asked from the root, a read that resolves nothing else never makes its request scope.
+   */
   constructor(
     readonly registry: EntityRegistry,
     readonly store: EntityStore,
+    private readonly api?: Api,
   ) {}
 
   /** Whether the session skips row access and join checks (the one trust flag). */
@@ -98,7 +103,7 @@ export class EntityService {
     denied: (entity: string, prefix: string, path: string) => Error,
   ): Promise<void> {
     if (this.isTrusted(session) || !paths.some((path) => path.includes('.'))) return;
-    const api = session.scope?.cradle.api;
+    const api = this.api ?? session.scope?.cradle.api;
     const checked = new Set<string>([root.name]);
     for (const path of paths) {
       const parts = path.split('.');
