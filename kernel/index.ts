@@ -35,4 +35,5 @@ export {
   type Principal,
   type ServiceConfig,
   type Storage,
+  type WireRequest,
 } from './types';

@@ -18,6 +18,7 @@ import {
   type Logger,
   type Permission,
   type Principal,
+  type WireRequest,
 } from './types';
 
 /** What the pipeline needs from the kernel. */
@@ -137,7 +138,7 @@ function actionContext(
   scope: AwilixContainer<Cradle>,
   db: Knex,
   trusted: boolean,
-  wire?: 'json',
+  wire?: WireRequest,
 ): ActionContext {
   return {
     version: def.version,

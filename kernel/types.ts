@@ -39,7 +39,7 @@ export interface ActionContext {
   /** Trusted in-process call (the one trust flag): no authorization happened; skip row access too. */
   readonly trusted: boolean;
   /** The caller writes the result out as compact JSON: a `WireJson` answer is welcome (ApiCallRequest.wire). */
-  readonly wire?: 'json';
+  readonly wire?: WireRequest;
   /** Calls another action in the same scope, principal and transaction (chaining, `api3()`). */
   call(
     entity: string,
@@ -126,8 +126,14 @@ export interface ApiCallRequest {
    * Set by a binding that writes the result straight out as compact JSON: the action may answer a
    * `WireJson` (pre-rendered text) instead of values. In-process callers leave it unset and get values.
    */
-  wire?: 'json';
+  wire?: WireRequest;
 }
+
+/**
+ * `json`: a `WireJson` answer is welcome; `json-database`: the same, and the binding asks that rows be rendered
+ * by the database where the action can (ADR 0017, `rest-api3.rowsFromDatabase`).
+ */
+export type WireRequest = 'json' | 'json-database';
 
 /** The `api` service: what plugins may do with the kernel's pipeline, and nothing more. */
 export interface Api {

@@ -5,11 +5,11 @@
 import { KernelError, type ActionContext, type WireJson } from '../../kernel';
 import type { CompiledEntity, EntityRegistry, EntityService, EntitySession, FieldDef } from '../entity-core';
 import { conditionPaths, type Condition } from '../entity-core';
-import { envelope, stringifyLeaves } from './envelope';
+import { envelope } from './envelope';
 import { returnedError } from './errors';
 import { buildQuery, parseFilters, type FilterContext } from './filters';
 import { optionValue, parseOptions, resolvePath, type GetOptions } from './params';
-import { labelsJson, wireEnvelope } from './wire-rows';
+import { labelsJson, wireEnvelope, wireRecords, wireValue, type WireColumn } from './wire-rows';
 
 export type Params = Record<string, unknown>;
 export type Row = Record<string, unknown>;
@@ -61,7 +61,7 @@ export abstract class Api3Reads {
     params: Params,
     ctx: ActionContext,
     over: Partial<GetOptions> = {},
-    wire = false,
+    wire?: ActionContext['wire'],
   ): Promise<{ rows: Row[]; o: GetOptions; wired?: WireJson }> {
     const { o: options, where } = await this.conditions(entity, params, ctx, over);
     // Return list: known fields/paths only (unknown ones are dropped, as with check_permissions).
@@ -102,9 +102,9 @@ export abstract class Api3Reads {
       const src = entity.byName.get(column.field.labelOf!)!;
       const opts = (await this.registry.optionsFor(ctx.db, src)) ?? [];
       labelMaps.set(column.key, new Map(opts.map((op) => [op.value, op.label])));
-      if (wire) labelTexts.set(column.key, labelsJson(opts));
+      if (wire === 'json-database') labelTexts.set(column.key, labelsJson(opts));
     }
-    if (wire && !options.isCount) {
+    if (wire === 'json-database' && !options.isCount) {
       // The records rendered by PostgreSQL (wire-rows.ts), when every column can be; else the rows below.
       const render = {
         keys: out.map((column) => column.key),
@@ -122,34 +122,21 @@ export abstract class Api3Reads {
     const emptyNulls = entity.nulls === 'empty';
     // Per column, worked out once: where the value comes from, and its label map for option labels.
     const at = new Map(raw.paths.map((p, i) => [p, i]));
-    const cols = out.map((x) => ({
+    const cols: WireColumn[] = out.map((x) => ({
       key: x.key,
       from: at.get(x.field.labelOf ?? x.path) ?? -1,
       labels: x.field.labelOf ? labelMaps.get(x.key)! : undefined,
       json: x.field.type === 'Json' && !x.field.v3Structure,
     }));
+    if (wire && !options.isCount) {
+      const wired = wireRecords(cols, raw.rows, emptyNulls, !!options.sequential);
+      if (wired) return { rows: [], o: options, wired };
+    }
     const rows = raw.rows.map((row) => {
       const rec: Row = {};
       for (const col of cols) {
-        const stored = col.from < 0 ? undefined : row[col.from];
-        const value = col.labels ? (stored === null ? null : (col.labels.get(String(stored)) ?? null)) : stored;
-        if (value === null || value === undefined) {
-          if (emptyNulls) rec[col.key] = '';
-          continue;
-        }
-        // Leaves as strings (§2.1); one pass, no recursion for the common scalar case.
-        rec[col.key] =
-          typeof value === 'string'
-            ? value
-            : typeof value === 'object'
-              ? col.json
-                ? JSON.stringify(value)
-                : stringifyLeaves(value)
-              : typeof value === 'boolean'
-                ? value
-                  ? '1'
-                  : '0'
-                : String(value);
+        const value = wireValue(col, col.from < 0 ? undefined : row[col.from], emptyNulls);
+        if (value !== undefined) rec[col.key] = value;
       }
       return rec;
     });
@@ -181,7 +168,7 @@ export abstract class Api3Reads {
   async get(e: CompiledEntity, p: Params, ctx: ActionContext): Promise<unknown> {
     const md = optionValue(p, 'metadata');
     const wantsFields = Array.isArray(md) ? md.includes('fields') : md === 'fields';
-    const { rows, o, wired } = await this.select(e, p, ctx, {}, ctx.wire === 'json' && !wantsFields);
+    const { rows, o, wired } = await this.select(e, p, ctx, {}, wantsFields ? undefined : ctx.wire);
     if (o.isCount) return this.getcount(e, p, ctx);
     if (wired) return wired;
     if (!wantsFields) return envelope(rows, { sequential: o.sequential });

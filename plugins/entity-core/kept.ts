@@ -19,9 +19,12 @@ export class KeptByVersion<V extends { entity: CompiledEntity }> {
     this.checkVersion();
     const found = this.kept.get(key);
     if (!found || found.entity !== entity) return undefined;
-    // Most recently used last: Map keeps insertion order.
-    this.kept.delete(key);
-    this.kept.set(key, found);
+    // Most recently used last (Map keeps insertion order), once eviction is near: moving an entry costs a delete
+    // and an insert, and while the map is small each pair rebuilds its table (a light read does two such gets).
+    if (this.kept.size > this.max / 2) {
+      this.kept.delete(key);
+      this.kept.set(key, found);
+    }
     return found;
   }
 

@@ -1,7 +1,7 @@
 /** Entity declarations: data the store, the generic APIv3 actions and (later) APIv4 work from. */
 import type { AwilixContainer } from 'awilix';
 import type { Knex } from 'knex';
-import type { Cradle, Permission, Principal } from '../../kernel';
+import type { Cradle, Permission, Principal, WireRequest } from '../../kernel';
 
 export type FieldType =
   'Int' | 'String' | 'Text' | 'Boolean' | 'Date' | 'Timestamp' | 'Float' | 'Money' | 'Email' | 'Url' | 'Json';
@@ -231,5 +231,5 @@ export interface EngineRequest {
   /** Trusted in-process code: no authorization, no row access (the one trust flag); the principal stays who it is. */
   trusted?: boolean;
   /** A binding writes the answer straight out as compact JSON (kernel ApiCallRequest.wire). */
-  wire?: 'json';
+  wire?: WireRequest;
 }

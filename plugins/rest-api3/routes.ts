@@ -4,7 +4,7 @@
  */
 import type { AwilixContainer } from 'awilix';
 import type { Context } from 'koa';
-import { holds, isKernelError, type Cradle, type KernelError, type Principal } from '../../kernel';
+import { holds, isKernelError, type Cradle, type KernelError, type Principal, type WireRequest } from '../../kernel';
 import { type RouteDefinition } from '../../host';
 import { normaliseAction, normaliseEntity } from '../api3';
 import type { Api3Service } from '../api3';
@@ -67,7 +67,7 @@ async function process(
   rawEntity: string,
   rawAction: string,
   params: Obj,
-  wire?: 'json',
+  wire?: WireRequest,
 ): Promise<unknown> {
   const entity = rawEntity.replace(/[^A-Za-z0-9_]+/g, '_').slice(0, 63);
   const action = rawAction.replace(/[^A-Za-z0-9_]+/g, '_').slice(0, 63);
@@ -127,7 +127,7 @@ async function handleCore(
   const params = buildParams(merged);
   if (!params) return sendDecodeError(ctx);
   // Compact JSON goes straight out: an action may answer it pre-rendered (WireJson; normaliseCore keeps it).
-  const wire = binding.options.rowsFromDatabase && fmt.json && !fmt.pretty ? 'json' : undefined;
+  const wire = fmt.json && !fmt.pretty ? (binding.options.rowsFromDatabase ? 'json-database' : 'json') : undefined;
   send(binding, ctx, normaliseCore(await process(ctx, scope, principal, entity, action, params, wire)), fmt);
 }
 
