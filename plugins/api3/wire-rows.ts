@@ -41,12 +41,12 @@ export function wireRecords(cols: WireColumn[], rows: unknown[][], emptyNulls: b
   const names = cols.map((col) => `${JSON.stringify(col.key)}:`);
   const idAt = cols.findIndex((col) => col.key === 'id');
   const records: JsonRow[] = new Array(rows.length);
-  for (let r = 0; r < rows.length; r++) {
-    const row = rows[r];
+  for (let at = 0; at < rows.length; at++) {
+    const row = rows[at];
     let text = '';
     let id: string | null = null;
-    for (let c = 0; c < cols.length; c++) {
-      const col = cols[c];
+    for (let index = 0; index < cols.length; index++) {
+      const col = cols[index];
       const value = wireValue(col, col.from < 0 ? undefined : row[col.from], emptyNulls);
       if (value === undefined) continue;
       const json =
@@ -55,10 +55,10 @@ export function wireRecords(cols: WireColumn[], rows: unknown[][], emptyNulls: b
           : NEEDS_ESCAPE.test(value)
             ? JSON.stringify(value)
             : `"${value}"`;
-      text += (text ? ',' : '{') + names[c] + json;
-      if (c === idAt && typeof value === 'string' && value !== '') id = value;
+      text += (text ? ',' : '{') + names[index] + json;
+      if (index === idAt && typeof value === 'string' && value !== '') id = value;
     }
-    records[r] = { k: id, j: text ? `${text}}` : '{}' };
+    records[at] = { k: id, j: text ? `${text}}` : '{}' };
   }
   return wireEnvelope(records, sequential);
 }
