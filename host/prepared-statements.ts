@@ -25,7 +25,6 @@ interface PgConnection {
 }
 
 interface PgClient {
-  config?: { compileSqlOnError?: boolean };
   positionBindings(sql: string): string;
   prepBindings(bindings: unknown[] | undefined): unknown[] | undefined;
   emit(event: string, ...args: unknown[]): boolean;
@@ -47,6 +46,7 @@ interface PgClient {
  * worked out once per text instead of on every call (knex re-scans the text with a regular expression, copies
  * the options with lodash, and wraps two promises). ~10 µs of a light read (docs/performance.md). A transaction's
  * client is built by knex from the class, not this instance, so statements in transactions take knex's own path.
+ * knex's `DEBUG=knex:query` output is not written for the others (the `query` event carries the same).
  */
 export function preparedStatements(db: Knex): Knex {
   const shapes = new Map<string, Shape>();

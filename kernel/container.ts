@@ -125,7 +125,8 @@ export function createRequestScope(
       const served = fromRoot(name);
       return served ? served.value : (made().cradle as unknown as Record<string | symbol, unknown>)[name];
     },
-    has: (_, name) => !!fromRoot(name) || Reflect.has(made().cradle, name),
+    // As the scope's own cradle answers `in` (registered here or above), without resolving anything.
+    has: (_, name) => (scope ? Reflect.has(scope.cradle, name) : ownNames.has(name) || root.hasRegistration(name)),
   });
   const register = (name: string | symbol | Record<string, Resolver<unknown>>, resolver?: Resolver<unknown>) => {
     const registrations = typeof name === 'object' ? name : { [name]: resolver! };

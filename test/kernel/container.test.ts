@@ -51,6 +51,8 @@ describe('kernel/container', () => {
     const scope = createRequestScope(root, 'r1', principalWith([], 1));
     expect((scope.cradle as unknown as { config: unknown }).config).to.deep.equal({ limit: 5 });
     expect(scope.resolve('counter')).to.equal(root.resolve('counter'));
+    expect('config' in scope.cradle && 'unitOfWork' in scope.cradle && 'requestId' in scope.cradle).to.equal(true);
+    expect('nothing' in scope.cradle).to.equal(false);
     await scope.dispose();
     expect(made, 'no scope for root singletons and values').to.equal(0);
     // A name of the request's own, or a scoped service, makes it: once.
