@@ -126,7 +126,8 @@ export function createApi3Service(kernel: Api3Pipeline): Api3Service {
             db: req.db,
             trusted: req.trusted,
           });
-          await runChainsFor(result, entity, action, chains, req);
+          // A chain's answer goes inside the parent's records: structured, never pre-rendered text.
+          await runChainsFor(result, entity, action, chains, { ...req, wire: undefined });
           return result;
         }
         // The parent and its chains share one transaction: a failing chain rolls everything back.
@@ -143,7 +144,7 @@ export function createApi3Service(kernel: Api3Pipeline): Api3Service {
             db: trx,
             trusted: req.trusted,
           });
-          await runChainsFor(result, entity, action, chains, { ...req, db: trx });
+          await runChainsFor(result, entity, action, chains, { ...req, db: trx, wire: undefined });
           if (forceRollback) {
             await trx.rollback();
             (req.scope.cradle.entities as EntityRegistry | undefined)?.invalidateOptions();

@@ -150,6 +150,16 @@ for (const byDatabase of [true, false])
         .get('/crm/ajax/rest?entity=Contact&action=get&id=1&json=1&api.Email.get=1')
         .set(HEADERS);
       expect(chained.body.values['1'].api_Email_get.values).to.have.length(1);
+      // A chain answered for all rows at once ($value references) reads its answer's records too.
+      const json = encodeURIComponent(
+        JSON.stringify({ sequential: 1, 'api.Contact.get': { id: '$value.contact_id' } }),
+      );
+      const batched = await http.get(`/crm/ajax/rest?entity=Email&action=get&json=${json}`).set(HEADERS);
+      const counts = (batched.body.values as Array<Record<string, { count: number }>>).map(
+        (row) => row['api.Contact.get'].count,
+      );
+      expect(counts.length).to.be.greaterThan(1);
+      expect(counts.every((count) => count === 1)).to.equal(true);
       const xml = await http.get('/crm/ajax/rest?entity=Contact&action=get&id=1').set(HEADERS);
       expect(xml.text).to.include('<first_name>Ann');
     });
