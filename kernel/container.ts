@@ -100,7 +100,8 @@ export function createRequestScope(
   const pending: Array<Record<string | symbol, Resolver<unknown>>> = [
     { requestId: asValue(requestId), principal: asValue(principal) },
   ];
-  const ownNames = new Set<string | symbol>(['requestId', 'principal']);
+  /** Whether the request registered `name` itself (then only the scope answers it). */
+  const registeredHere = (name: string | symbol) => pending.some((registrations) => Object.hasOwn(registrations, name));
   const made = (): AwilixContainer<Cradle> => {
     if (!scope) {
       scope = root.createScope<Cradle>();
@@ -110,7 +111,7 @@ export function createRequestScope(
   };
   /** The root's answer for `name` when the scope would give the same one; undefined when the scope must answer. */
   const fromRoot = (name: string | symbol): { value: unknown } | undefined => {
-    if (scope || ownNames.has(name)) return undefined;
+    if (scope || registeredHere(name)) return undefined;
     const registration = root.getRegistration(name) as (Resolver<unknown> & { isLeakSafe?: boolean }) | null;
     if (!registration) return undefined;
     const lifetime = (registration as { lifetime?: string }).lifetime;
@@ -126,15 +127,12 @@ export function createRequestScope(
       return served ? served.value : (made().cradle as unknown as Record<string | symbol, unknown>)[name];
     },
     // As the scope's own cradle answers `in` (registered here or above), without resolving anything.
-    has: (_, name) => (scope ? Reflect.has(scope.cradle, name) : ownNames.has(name) || root.hasRegistration(name)),
+    has: (_, name) => (scope ? Reflect.has(scope.cradle, name) : registeredHere(name) || root.hasRegistration(name)),
   });
   const register = (name: string | symbol | Record<string, Resolver<unknown>>, resolver?: Resolver<unknown>) => {
     const registrations = typeof name === 'object' ? name : { [name]: resolver! };
     if (scope) scope.register(registrations);
-    else {
-      pending.push(registrations);
-      for (const key of Reflect.ownKeys(registrations)) ownNames.add(key);
-    }
+    else pending.push(registrations);
     return lazy;
   };
   const dispose = async () => {

@@ -26,14 +26,11 @@ type Row = Record<string, unknown>;
 export { present, type EntitySession, type SaveErrors, type SaveOptions, type BatchOptions } from './session';
 
 export class EntityService {
-  /**
-   * @param api the kernel's `api` service, for join permissions; without it (a service made by hand), the one the
-   * session's scope resolves. Asked from the root, a read that resolves nothing else never makes its request scope.
-   */
+  /** @param api the kernel's `api` service, for join permissions (not resolved through a request's scope). */
   constructor(
     readonly registry: EntityRegistry,
     readonly store: EntityStore,
-    private readonly api?: Api,
+    private readonly api: Api,
   ) {}
 
   /** Whether the session skips row access and join checks (the one trust flag). */
@@ -103,7 +100,6 @@ export class EntityService {
     denied: (entity: string, prefix: string, path: string) => Error,
   ): Promise<void> {
     if (this.isTrusted(session) || !paths.some((path) => path.includes('.'))) return;
-    const api = this.api ?? session.scope?.cradle.api;
     const checked = new Set<string>([root.name]);
     for (const path of paths) {
       const parts = path.split('.');
@@ -113,7 +109,7 @@ export class EntityService {
         const next = field?.fk ? this.registry.find(field.fk) : undefined;
         if (!next) break; // the store reports unknown paths
         if (!checked.has(next.name)) {
-          const allowed = api ? await api.can(next.name, 'get', session.principal, { version }) : false;
+          const allowed = await this.api.can(next.name, 'get', session.principal, { version });
           if (!allowed) throw denied(next.name, parts.slice(0, i + 1).join('.'), path);
           checked.add(next.name);
         }

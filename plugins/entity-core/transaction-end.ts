@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+
 /**
  * Runs `fn` once the outermost transaction `db` is part of ends, committed or rolled back: a savepoint's own end
  * is not enough, since the transaction around it may still roll back what it saw.
