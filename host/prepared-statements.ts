@@ -9,6 +9,8 @@ interface Shape {
   text: string;
   /** The prepared statement's name, when the text is one of the first MAX_PREPARED. */
   name?: string;
+  /** What is handed to `pg` for this text, by row mode (see `carrier`). */
+  carriers?: Map<unknown, object>;
 }
 
 interface QueryObject {
@@ -18,10 +20,13 @@ interface QueryObject {
   response?: unknown;
 }
 
+type Callback = (err: Error | null, response: unknown) => void;
+
 interface PgConnection {
   __knexUid?: string;
   __knexTxId?: string;
-  query(config: object, callback: (err: Error | null, response: unknown) => void): void;
+  query(config: object, values: unknown[], callback: Callback): void;
+  query(config: object, callback: Callback): void;
 }
 
 interface PgClient {
@@ -71,11 +76,8 @@ export function preparedStatements(db: Knex): Knex {
     const { __knexUid, __knexTxId } = connection;
     this.emit('query', Object.assign({ __knexUid, __knexTxId }, obj));
     if (!obj.sql) return Promise.reject(new Error('The query is empty'));
-    const config: Record<string, unknown> = { text: obj.sql, values: obj.bindings ?? [] };
-    if (obj.options) Object.assign(config, obj.options);
-    if (shape.name && !obj.options?.name) config.name = shape.name;
     return new Promise((resolve, reject) => {
-      connection.query(config, (err, response) => {
+      const done: Callback = (err, response) => {
         if (!err) {
           obj.response = response;
           resolve(obj);
@@ -85,8 +87,35 @@ export function preparedStatements(db: Knex): Knex {
         err.message = `${obj.sql} - ${err.message}`;
         this.emit('query-error', err, Object.assign({ __knexUid, __knexTxId }, obj));
         reject(err);
-      });
+      };
+      const kept = shape.name ? carrier(shape, obj.options) : undefined;
+      if (kept) return connection.query(kept, obj.bindings ?? [], done);
+      const config: Record<string, unknown> = { text: obj.sql, values: obj.bindings ?? [] };
+      if (obj.options) Object.assign(config, obj.options);
+      if (shape.name && !obj.options?.name) config.name = shape.name;
+      connection.query(config, done);
     });
   };
   return db;
+}
+
+/**
+ * A named statement's config as `pg` is handed it: an object with no properties of its own, whose prototype
+ * holds the text, name and row mode. `pg` copies a config's own properties, descriptors and all, into a new
+ * object on every query (its `cloneQueryConfig`, ~2% of a light read); this one has none to copy, and the
+ * values and callback are given beside it. Only for options that are a row mode or nothing (what knex's
+ * builders and the store's plans pass); anything else is handed over as knex would.
+ */
+function carrier(shape: Shape, options: Record<string, unknown> | undefined): object | undefined {
+  let rowMode: unknown;
+  if (options) {
+    for (const key in options) if (key !== 'rowMode') return undefined;
+    rowMode = options.rowMode;
+  }
+  let made = shape.carriers?.get(rowMode);
+  if (!made) {
+    made = Object.create(Object.freeze({ text: shape.text, name: shape.name, rowMode })) as object;
+    (shape.carriers ??= new Map()).set(rowMode, made);
+  }
+  return made;
 }

@@ -9,7 +9,8 @@ import { envelope } from './envelope';
 import { returnedError } from './errors';
 import { buildQuery, parseFilters, type FilterContext } from './filters';
 import { optionValue, parseOptions, resolvePath, type GetOptions } from './params';
-import { labelsJson, wireEnvelope, wireRecords, wireValue, type WireColumn } from './wire-rows';
+import { KeptReturnColumns, resolveColumns, type ReturnColumns } from './return-columns';
+import { wireEnvelope, wireRecords, wireValue, type WireColumn } from './wire-rows';
 
 export type Params = Record<string, unknown>;
 export type Row = Record<string, unknown>;
@@ -18,10 +19,14 @@ export abstract class Api3Reads {
   /** The meta action get's `options.metadata` appends (defined with the other meta actions). */
   abstract getfields(e: CompiledEntity, p: Params, ctx: ActionContext): Promise<unknown>;
 
+  private readonly kept: KeptReturnColumns;
+
   constructor(
     protected registry: EntityRegistry,
     protected service: EntityService,
-  ) {}
+  ) {
+    this.kept = new KeptReturnColumns(() => registry.optionsVersion);
+  }
 
   protected session(ctx: ActionContext): EntitySession {
     return { db: ctx.db, principal: ctx.principal, scope: ctx.scope, trusted: ctx.trusted, api: 3 };
@@ -44,9 +49,8 @@ export abstract class Api3Reads {
     const { params: p, where: extra } = this.service.beforeGet(e, params, this.session(ctx));
     const o = { ...parseOptions(e, p, this.registry), ...over };
     const where = [...(await parseFilters(this.fc(ctx), e, p, o.or)), ...extra];
-    for (const f of e.fields) {
+    for (const f of withGetDefaults(e)) {
       if (
-        (f.getDefault ?? f.v3GetDefault) !== undefined &&
         !where.some((w) => 'path' in w && w.path === f.name) &&
         ![f.name, f.uniqueName, ...(f.aliases ?? [])].some((k) => k && p[k] !== undefined)
       ) {
@@ -54,6 +58,17 @@ export abstract class Api3Reads {
       }
     }
     return { o, where };
+  }
+
+  /** The get's columns: kept from an earlier get with the same `return` list (return-columns.ts), or resolved. */
+  private async columns(entity: CompiledEntity, options: GetOptions, ctx: ActionContext): Promise<ReturnColumns> {
+    const key = this.kept.key(entity, options.return, ctx.principal);
+    const kept = key === undefined ? undefined : this.kept.get(key, entity);
+    if (kept) return kept;
+    const defaults = () => entity.defaultReturn ?? this.service.store.defaultSelect(entity);
+    return this.kept.made(key, () =>
+      resolveColumns(this.registry, ctx.db, entity, options.return, defaults, ctx.principal),
+    );
   }
 
   async select(
@@ -64,46 +79,9 @@ export abstract class Api3Reads {
     wire?: ActionContext['wire'],
   ): Promise<{ rows: Row[]; o: GetOptions; wired?: WireJson }> {
     const { o: options, where } = await this.conditions(entity, params, ctx, over);
-    // Return list: known fields/paths only (unknown ones are dropped, as with check_permissions).
-    const perms = ctx.principal.permissions;
-    const mayRead = (f: FieldDef) => !f.secret || perms.has('*') || f.secret.some((x) => perms.has(x));
-    const requested = options.return?.filter((r) => {
-      const x = resolvePath(this.registry, entity, r, 'name');
-      return x && mayRead(x.field);
-    });
-    const wanted = requested?.length ? requested : (entity.defaultReturn ?? this.service.store.defaultSelect(entity));
-    const out: Array<{ key: string; path: string; field: FieldDef }> = [];
-    const seen = new Set<string>();
-    for (const wantedPath of wanted) {
-      const resolved = resolvePath(this.registry, entity, wantedPath, 'name')!;
-      const dotted = wantedPath.includes('.');
-      const path = dotted ? wantedPath : resolved.field.name;
-      const key = dotted
-        ? wantedPath
-        : entity.uniqueNamesOnGet && resolved.field.uniqueName
-          ? resolved.field.uniqueName
-          : resolved.field.name;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      out.push({ key, path: resolved.field.via && !dotted ? resolved.field.via : path, field: resolved.field });
-    }
-    if (!seen.has('id')) {
-      const idf = entity.byName.get('id')!;
-      if (entity.uniqueNamesOnGet) out.push({ key: 'id', path: 'id', field: idf });
-      else out.unshift({ key: 'id', path: 'id', field: idf });
-    }
-    const selectPaths = new Set(out.filter((x) => !x.field.labelOf).map((x) => x.path));
-    for (const column of out) if (column.field.labelOf) selectPaths.add(column.field.labelOf);
-    const query = buildQuery(where, options, [...selectPaths]);
+    const { columns: out, selectPaths, labelMaps, labelTexts } = await this.columns(entity, options, ctx);
+    const query = buildQuery(where, options, selectPaths);
     await this.checkJoins(entity, query, ctx);
-    const labelMaps = new Map<string, Map<string, string>>();
-    const labelTexts = new Map<string, string>();
-    for (const column of out.filter((y) => y.field.labelOf)) {
-      const src = entity.byName.get(column.field.labelOf!)!;
-      const opts = (await this.registry.optionsFor(ctx.db, src)) ?? [];
-      labelMaps.set(column.key, new Map(opts.map((op) => [op.value, op.label])));
-      if (wire === 'json-database') labelTexts.set(column.key, labelsJson(opts));
-    }
     if (wire === 'json-database' && !options.isCount) {
       // The records rendered by PostgreSQL (wire-rows.ts), when every column can be; else the rows below.
       const render = {
@@ -213,4 +191,15 @@ export abstract class Api3Reads {
     await this.checkJoins(e, q, ctx);
     return this.service.count(this.session(ctx), e, q);
   }
+}
+
+/** An entity's fields with a get default (e.g. Contact's `is_deleted`), worked out once per metadata object. */
+const getDefaultFields = new WeakMap<CompiledEntity, FieldDef[]>();
+function withGetDefaults(entity: CompiledEntity): FieldDef[] {
+  let fields = getDefaultFields.get(entity);
+  if (!fields) {
+    fields = entity.fields.filter((f) => (f.getDefault ?? f.v3GetDefault) !== undefined);
+    getDefaultFields.set(entity, fields);
+  }
+  return fields;
 }

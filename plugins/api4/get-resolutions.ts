@@ -19,6 +19,7 @@
  */
 import {
   KeptByVersion,
+  permissionsText,
   type Aggregate,
   type CompiledEntity,
   type Condition,
@@ -64,9 +65,7 @@ export class GetResolutions extends KeptByVersion<GetResolution> {
       return undefined;
     }
     if (text.length > MAX_PARAMS_TEXT) return undefined;
-    let permissions = '';
-    for (const permission of principal.permissions) permissions += `${permission}\n`;
-    return `${entity.name}\u0000${reader.trusted ? 1 : 0}\u0000${permissions}\u0000${text}`;
+    return `${entity.name}\u0000${reader.trusted ? 1 : 0}\u0000${permissionsText(principal.permissions)}\u0000${text}`;
   }
 
   /** Keeps a resolution, its query parts frozen from here on. */

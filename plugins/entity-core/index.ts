@@ -25,7 +25,7 @@ export {
   type Query,
 } from './conditions';
 export { EntityStore } from './store';
-export { KeptByVersion } from './kept';
+export { KeptByVersion, permissionsText } from './kept';
 export { whenTransactionEnds } from './transaction-end';
 export { aggregateField } from './select-sql';
 export type { JsonRender, JsonRow } from './json-rows';

@@ -57,3 +57,20 @@ export class KeptByVersion<V extends { entity: CompiledEntity }> {
     this.seen = now;
   }
 }
+
+/** Permission sets seen as key text, with the size each had then. */
+const permissionTexts = new WeakMap<ReadonlySet<string>, { size: number; text: string }>();
+
+/**
+ * A reader's permissions as one text, in their order, for a kept read's key: made once per set (the principals
+ * of cached credentials share theirs from request to request). Sets are read-only once a principal holds them;
+ * should one grow all the same, its size no longer matches and the text is made again.
+ */
+export function permissionsText(permissions: ReadonlySet<string>): string {
+  const seen = permissionTexts.get(permissions);
+  if (seen && seen.size === permissions.size) return seen.text;
+  let text = '';
+  for (const permission of permissions) text += `${permission}\n`;
+  permissionTexts.set(permissions, { size: permissions.size, text });
+  return text;
+}

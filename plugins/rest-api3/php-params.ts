@@ -47,6 +47,16 @@ function intKey(k: string): number | undefined {
 /** `urldecode`: `+` is a space, `%XX` a byte; a malformed escape stays literal; bytes are UTF-8. */
 export function urldecode(text: string): string {
   if (!/[%+]/.test(text)) return text;
+  // Well-formed text (every `%` an escape, the bytes valid UTF-8) decodes the same through decodeURIComponent,
+  // which is many times faster on a URL-encoded JSON parameter; it refuses anything else, decoded byte by byte.
+  try {
+    return decodeURIComponent(text.includes('+') ? text.replace(/\+/g, ' ') : text);
+  } catch {
+    return bytewiseUrldecode(text);
+  }
+}
+
+function bytewiseUrldecode(text: string): string {
   const chunks: Buffer[] = [];
   let lit = '';
   for (let i = 0; i < text.length; i++) {

@@ -52,6 +52,9 @@ export default definePlugin<UsersOptions>((ctx) => {
   hooks.tap(authPrincipal, async (principal) => {
     const db = services.resolve<Kernel['db']>('db');
     const loaded = principal.attributes?.[ROLE_PERMISSIONS] as Set<string> | undefined;
+    // The role's set itself when it holds everything already (a principal's set is read-only): a cached
+    // credential's principal then has the same set on every request, and what is keyed by it is made once.
+    if (loaded && [...principal.permissions].every((p) => loaded.has(p))) return { ...principal, permissions: loaded };
     const granted = loaded
       ? new Set(loaded)
       : principal.userId == null

@@ -57,6 +57,15 @@ describe('host/prepared-statements: the pool sends its statements named, and as 
         options: { rowMode: 'array' },
       });
       expect(ran.response.rows).to.deep.equal([['x', 1]]);
+      // The same text in another row mode, and with an option that is not a row mode (here, type parsers).
+      const same = { method: 'raw', sql: 'select ?::text as a, ?::int as b', bindings: ['y', 2] };
+      expect((await client.query(conn, { ...same })).response.rows).to.deep.equal([{ a: 'y', b: 2 }]);
+      const types = { getTypeParser: () => (text: string) => `parsed ${text}` };
+      const parsed = await client.query(conn, { ...same, options: { rowMode: 'array', types } });
+      expect(parsed.response.rows).to.deep.equal([['parsed y', 'parsed 2']]);
+      expect((await client.query(conn, { ...same, options: { rowMode: 'array' } })).response.rows).to.deep.equal([
+        ['y', 2],
+      ]);
     } finally {
       await db.client.releaseConnection(conn);
     }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { KeptByVersion, type CompiledEntity } from '../../../plugins/entity-core';
+import { KeptByVersion, permissionsText, type CompiledEntity } from '../../../plugins/entity-core';
 
 /** What reads keep (the store's compiled reads, APIv4's get resolutions): bounded, recent first, per version. */
 describe('entity-core KeptByVersion: what a read worked out, kept for the next identical one', () => {
@@ -42,5 +42,13 @@ describe('entity-core KeptByVersion: what a read worked out, kept for the next i
     expect(k.get('b', contact)).to.equal(undefined);
     await k.made('b', async () => entry(3));
     expect(k.get('b', contact)?.n).to.equal(3);
+  });
+
+  it('keys a permission set by its members in order, made again should the set grow', () => {
+    const held = new Set(['access CRM', 'view all contacts']);
+    expect(permissionsText(held)).to.equal('access CRM\nview all contacts\n');
+    expect(permissionsText(new Set(['view all contacts', 'access CRM']))).to.equal('view all contacts\naccess CRM\n');
+    held.add('administer CRM');
+    expect(permissionsText(held)).to.equal('access CRM\nview all contacts\nadminister CRM\n');
   });
 });

@@ -119,6 +119,15 @@ describe('rest-api3: PHP-semantics parameter parsing', () => {
     expect(urldecode('a+b%20c%zz%C3%A7%')).to.equal('a b c%zzç%');
   });
 
+  it('url-decodes well-formed and malformed UTF-8 alike: an invalid byte is a replacement character', () => {
+    expect(urldecode('%7B%22a%22%3A%221%2B2%22%7D')).to.equal('{"a":"1+2"}');
+    expect(urldecode('é+%C3%A9')).to.equal('é é');
+    expect(urldecode('a%FFb')).to.equal('a\uFFFDb');
+    expect(urldecode('%ED%A0%80')).to.equal('\uFFFD\uFFFD\uFFFD'); // an encoded surrogate
+    expect(urldecode('%C0%AF')).to.equal('\uFFFD\uFFFD'); // an overlong encoding
+    expect(urldecode('100%')).to.equal('100%');
+  });
+
   it('turns a list-shaped PHP array into a JS array only when keyed 0..n-1 in order', () => {
     expect(toJs(parseQueryString('a[1]=x&a[0]=y').get('a')!)).to.deep.equal({ 1: 'x', 0: 'y' });
     expect(toJs(parseQueryString('a[0]=x&a[1]=y').get('a')!)).to.deep.equal(['x', 'y']);
