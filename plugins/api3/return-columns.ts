@@ -12,7 +12,13 @@
  */
 import type { Knex } from 'knex';
 import type { Principal } from '../../kernel';
-import { KeptByVersion, permissionsText, type CompiledEntity, type EntityRegistry, type FieldDef } from '../entity-core';
+import {
+  KeptByVersion,
+  permissionsText,
+  type CompiledEntity,
+  type EntityRegistry,
+  type FieldDef,
+} from '../entity-core';
 import { resolvePath } from './params';
 import { labelsJson } from './wire-rows';
 
