@@ -9,6 +9,11 @@ type Obj = Record<string, unknown>;
 /** Params whose reads are not one row per id in id order: such a get keeps the one-call path. */
 const UNPAGED = ['groupBy', 'having', 'join'];
 
+/** A get that may be streamed: no limit (or 0), and not HEAD (answered without its body). */
+export function unlimited(ctx: Context, params: Obj): boolean {
+  return ctx.method !== 'HEAD' && (params.limit === undefined || params.limit === 0);
+}
+
 /**
  * The keyset of a get that may be streamed, or undefined: no limit (`limit` absent or 0), no index, no
  * grouping or explicit join (rows per id), no `row_count` or aggregate in the select, sorted by nothing, by
@@ -23,7 +28,7 @@ export async function keysetOf(
   entity: string,
   params: Obj,
 ): Promise<Keyset | undefined> {
-  if (ctx.method === 'HEAD' || (params.limit !== undefined && params.limit !== 0)) return undefined;
+  if (!unlimited(ctx, params)) return undefined;
   if (UNPAGED.some((key) => params[key] !== undefined && params[key] !== null)) return undefined;
   if (!holds('administer CRM', principal.permissions)) return undefined;
   const select = params.select;

@@ -9,7 +9,7 @@ import { KernelError, type Cradle, type Principal } from '../../kernel';
 import { checkDepth, limitExceeded, type RouteDefinition } from '../../host';
 import { envelope, errorBody, formatOf, MESSAGES, renderError, sendCsv, sendJson, WireError } from './answers';
 import { streamGet } from './streamed-get';
-import { keysetOf } from './keyset';
+import { keysetOf, unlimited } from './keyset';
 import { decode, indexOf, input, paramsOf } from './request';
 import { applyIndex, indexFields } from '../api4';
 import type { Api4Result, Api4Service } from '../api4';
@@ -97,7 +97,7 @@ function checkCall(ctx: Context, scope: AwilixContainer<Cradle>, entity: string,
   if (typeof params.chain === 'object' && params.chain) forbidGetChains(ctx, params.chain);
 }
 
-/** One call: the checks, checkPermissions forced on, the envelope. */
+/** One call (its checks passed: `checkCall`), checkPermissions forced on, the envelope. */
 async function execute(
   ctx: Context,
   scope: AwilixContainer<Cradle>,
@@ -107,7 +107,6 @@ async function execute(
   params: Obj,
   index: unknown,
 ): Promise<Obj> {
-  checkCall(ctx, scope, entity, action, params);
   const svc = scope.cradle.api4 as Api4Service;
   // A get whose select omits the index's fields fetches them for the index, then leaves them out.
   const select = Array.isArray(params.select) ? (params.select as unknown[]) : undefined;
@@ -190,7 +189,9 @@ function handleSingle(binding: RestApi4Binding, ctx: Context, scope: AwilixConta
     checkCall(ctx, scope, entity, action, params);
     // A get without a limit is read in keyset pages and, past one page, written as it is read.
     const keyset =
-      action === 'get' && index === undefined ? await keysetOf(ctx, scope, principal, entity, params) : undefined;
+      action === 'get' && index === undefined && unlimited(ctx, params)
+        ? await keysetOf(ctx, scope, principal, entity, params)
+        : undefined;
     if (keyset) return streamGet({ ctx, scope, principal, entity, params, format, keyset, binding });
     const out = await execute(ctx, scope, principal, entity, action, params, index);
     if (format === 'csv') sendCsv(ctx, String(out.entity), out.values as unknown[], params.select);
@@ -227,15 +228,10 @@ function handleMulti(binding: RestApi4Binding, ctx: Context, scope: AwilixContai
             details: { error_field: key },
           });
         }
-        out[key] = await execute(
-          ctx,
-          scope,
-          principal,
-          call[0],
-          call[1],
-          (call[2] as Obj | undefined) ?? {},
-          indexOf(call[3]),
-        );
+        const params = (call[2] as Obj | undefined) ?? {};
+        const index = indexOf(call[3]);
+        checkCall(ctx, scope, call[0], call[1], params);
+        out[key] = await execute(ctx, scope, principal, call[0], call[1], params, index);
         anyOk = true;
       } catch (err) {
         const [errorStatus, body] = errorBody(ctx, err, principal);
