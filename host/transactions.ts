@@ -99,7 +99,23 @@ function boundClient(trx: Loose, client: Loose, connection: unknown): Loose {
       });
     };
   bound.query = guarded(bound.query);
-  bound.stream = guarded(bound.stream);
+  // A stream refused before it starts (a finished transaction, or the driver's streaming package missing) is
+  // refused on the stream too: once it holds a connection, knex reports such an error only through a promise
+  // nobody reads, and the stream would never end. Errors after the start are the driver's to emit, as before.
+  const streamOn = bound.stream as (...args: unknown[]) => unknown;
+  bound.stream = (conn: unknown, obj: unknown, out: EventEmitter, ...rest: unknown[]) => {
+    let started: unknown;
+    try {
+      if (conn !== connection) throw new Error('Invalid connection for transaction query.');
+      if (trx.isCompleted())
+        throw new Error('Transaction query already complete, run with DEBUG=knex:tx for more info');
+      started = streamOn.call(bound, conn, obj, out, ...rest);
+    } catch (err) {
+      if (out.listenerCount('error')) out.emit('error', err);
+      return Promise.reject(err);
+    }
+    return Promise.resolve(started);
+  };
   bound.acquireConnection = () => Promise.resolve(connection);
   bound.releaseConnection = () => Promise.resolve();
   bound.transaction = lightTransaction;

@@ -119,4 +119,27 @@ describe('host/transactions: knex transactions with a light handle (on the servi
     await db.raw('select 2 as two');
     expect(heard).to.deep.equal(['select 1 as one', 'COMMIT;']);
   });
+
+  // knex streams from PostgreSQL through the optional pg-query-stream package, which the service does not use
+  // (its exports read keyset pages): there the stream is refused, and the refusal must end it, not leave it open.
+  it('streams a read on its connection (its own rows) or refuses it on the stream; a finished one refuses', async () => {
+    const rowsOf = async (stream: AsyncIterable<unknown>) => {
+      const out: string[] = [];
+      for await (const row of stream) out.push((row as Loose).v as string);
+      return out;
+    };
+    const trx = await db.transaction();
+    try {
+      await trx('trx_probe').insert([{ v: 'a' }, { v: 'b' }]);
+      const read = rowsOf(trx('trx_probe').select('v').orderBy('v').stream());
+      if (process.env.DATABASE_URL) expect((await failure(read)).message).to.contain("requires the 'pg-query-stream'");
+      else expect(await read).to.deep.equal(['a', 'b']);
+      await trx.commit();
+      const late = await failure(rowsOf(trx('trx_probe').select('v').stream()));
+      expect(late.message).to.contain('Transaction query already complete');
+    } finally {
+      if (!trx.isCompleted()) await trx.rollback();
+    }
+    expect(await values()).to.deep.equal(['a', 'b']);
+  });
 });
