@@ -20,6 +20,8 @@ export interface Row {
   ratio: number;
   queriesPerRequest: number;
   /** The service's peak RSS so far (MB), read after this scenario. */ peakRssMb?: number;
+  /** PostgreSQL alone on the baseline page's statement (pgbench, prepared, same connections and seconds). */
+  pgbench?: { rps: number; clients: number; seconds: number };
 }
 
 /** One round of a scenario: the service's and the baseline's measures, and queries per request. */
@@ -88,5 +90,17 @@ export function table(rows: Row[], peak: number, baselinePeak: number): string {
       `| ${r.scenario} | ${r.crm.rps.toFixed(0)} | ${r.baseline.rps.toFixed(0)} | ${(r.ratio * 100).toFixed(0)}% ` +
       `| ${r.crm.p50} | ${r.crm.p99} | ${r.baseline.p50} / ${r.baseline.p99} | ${r.queriesPerRequest.toFixed(2)} |`,
   );
-  return `${head}\n${lines.join('\n')}\n\nPeak RSS of the service: ${peak} MB (bare baseline: ${baselinePeak} MB)`;
+  const alone = rows.flatMap((r) =>
+    r.pgbench
+      ? [
+          `PostgreSQL alone on the page of ${r.scenario} (pgbench -M prepared, ${r.pgbench.clients} clients, ` +
+            `${r.pgbench.seconds} s): ${r.pgbench.rps.toFixed(0)} statements/s; the service answered ` +
+            `${pct(r.crm.rps / r.pgbench.rps)} of that, the bare baseline ${pct(r.baseline.rps / r.pgbench.rps)}.`,
+        ]
+      : [],
+  );
+  const notes = alone.length ? `\n\n${alone.join('\n')}` : '';
+  return `${head}\n${lines.join('\n')}${notes}\n\nPeak RSS of the service: ${peak} MB (bare baseline: ${baselinePeak} MB)`;
 }
+
+const pct = (ratio: number) => `${(ratio * 100).toFixed(0)}%`;

@@ -12,6 +12,8 @@ import { renderChart } from './chart';
 import { load, queries, summarise, table, type Round, type Row } from './measure';
 import { benchImportExport, importExportTable, type ImportExportFigures } from './import-export';
 import { scenarios } from './scenarios';
+import { pgbenchRate } from './pgbench';
+import { BASELINE_PAGES } from './sql';
 import { prepareDatabase, type BenchDatabase } from './seed';
 import { freePort, peakRssMb, start, waitHealthy } from './servers';
 
@@ -128,6 +130,13 @@ async function main() {
       }
       const row = summarise(scenario.name, runs);
       row.peakRssMb = peakRssMb(crm.child.pid!);
+      if (scenario.pgbench && db.env.DATABASE_URL) {
+        const connections = scenario.connections ?? opts.connections;
+        const rate = await pgbenchAlone(db.env, scenario.baseline ?? '/contacts', connections, opts.duration).catch(
+          (err: Error) => void problems.push(`${scenario.name}: ${err.message}`),
+        );
+        if (rate) row.pgbench = { rps: rate, clients: connections, seconds: Math.max(1, Math.round(opts.duration)) };
+      }
       if (row.crm.errors || row.crm.non2xx)
         problems.push(`${scenario.name}: ${row.crm.errors} errors, ${row.crm.non2xx} non-2xx answers`);
       rows.push(row);
@@ -135,7 +144,8 @@ async function main() {
         `  ${scenario.name}: ${row.crm.rps.toFixed(0)} req/s ` +
           `(baseline ${row.baseline.rps.toFixed(0)}, ratio ${(row.ratio * 100).toFixed(0)}%), ` +
           `p50 ${row.crm.p50} ms, p99 ${row.crm.p99} ms (baseline ${row.baseline.p50} / ${row.baseline.p99} ms), ` +
-          `${row.queriesPerRequest.toFixed(2)} queries/request`,
+          `${row.queriesPerRequest.toFixed(2)} queries/request` +
+          (row.pgbench ? `; pgbench alone ${row.pgbench.rps.toFixed(0)}/s` : ''),
       );
     }
     const peak = peakRssMb(crm.child.pid!);
@@ -172,6 +182,21 @@ async function main() {
     stopAll();
     await db.close();
   }
+}
+
+/** pgbench on a baseline page's statement, against the bench database (undefined: pgbench not installed). */
+function pgbenchAlone(env: Record<string, string>, page: string, clients: number, seconds: number) {
+  const known = BASELINE_PAGES[page];
+  if (!known || typeof known.sql !== 'string') throw new Error(`pgbench: no fixed statement for ${page}`);
+  const sql = known.sql;
+  return pgbenchRate({
+    url: env.DATABASE_URL,
+    schema: env.CRM_DB_SCHEMA,
+    sql,
+    params: known.params({}),
+    clients,
+    seconds,
+  });
 }
 
 if (!existsSync(path.join(root, 'node_modules', 'autocannon'))) throw new Error('run npm ci first');

@@ -27,6 +27,8 @@ export interface Scenario {
   baseline?: string;
   /** Concurrent connections for this scenario (default `--connections`): heavy calls queue otherwise. */
   connections?: number;
+  /** Also measure PostgreSQL alone on the baseline page's statement (pgbench.ts), reported beside the ratio. */
+  pgbench?: boolean;
   /** One request made before loading: returns a problem, or undefined when the answer is right. */
   check(url: string): Promise<string | undefined>;
 }
@@ -97,14 +99,17 @@ function api4(
 export function scenarios(credentials: BenchCredentials): Scenario[] {
   const key: Record<string, string> = credentials.apiKey ? { 'X-Crm-Auth': `Bearer ${credentials.apiKey}` } : {};
   const list: Scenario[] = [
-    api3(
-      'v3 Contact.get (25, sort_name)',
-      'Contact',
-      'get',
-      { sequential: 1, options: { limit: 25, sort: 'sort_name' } },
-      key,
-      'GET',
-    ),
+    {
+      ...api3(
+        'v3 Contact.get (25, sort_name)',
+        'Contact',
+        'get',
+        { sequential: 1, options: { limit: 25, sort: 'sort_name' } },
+        key,
+        'GET',
+      ),
+      pgbench: true,
+    },
     // No sort: sorting by sort_name while filtering on last_name falls into the planner's ORDER BY +
     // LIMIT trap (the two are correlated); docs/performance.md shows the plan.
     api3(
