@@ -48,11 +48,14 @@ export async function pgbenchRate(opts: {
     const seconds = Math.max(1, Math.round(opts.seconds));
     const threads = Math.min(2, opts.clients);
     const argv = ['-n', '-M', 'prepared', '-c', String(opts.clients), '-j', String(threads), '-T', String(seconds)];
-    // The connection string as the database name (libpq expands it); the schema through PGOPTIONS.
-    const env = { ...process.env, PGOPTIONS: opts.schema ? `-c search_path=${opts.schema}` : '' };
+    const env = {
+      ...process.env,
+      ...libpqEnv(opts.url),
+      PGOPTIONS: opts.schema ? `-c search_path=${opts.schema}` : '',
+    };
     let stdout: string;
     try {
-      ({ stdout } = await run('pgbench', [...argv, '-f', script, opts.url], { env, timeout: (seconds + 30) * 1000 }));
+      ({ stdout } = await run('pgbench', [...argv, '-f', script], { env, timeout: (seconds + 30) * 1000 }));
     } catch (err) {
       if ((err as { code?: unknown }).code === 'ENOENT') return undefined; // not installed: reported as absent
       const said = String((err as { stderr?: unknown }).stderr ?? (err as Error).message).trim();
@@ -66,4 +69,21 @@ export async function pgbenchRate(opts: {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * A connection URL as libpq's environment variables: given on the command line, a password would show in the
+ * machine's process list.
+ */
+function libpqEnv(url: string): Record<string, string> {
+  const parsed = new URL(url);
+  const env: Record<string, string> = {};
+  if (parsed.hostname) env.PGHOST = decodeURIComponent(parsed.hostname);
+  if (parsed.port) env.PGPORT = parsed.port;
+  if (parsed.username) env.PGUSER = decodeURIComponent(parsed.username);
+  if (parsed.password) env.PGPASSWORD = decodeURIComponent(parsed.password);
+  if (parsed.pathname.length > 1) env.PGDATABASE = decodeURIComponent(parsed.pathname.slice(1));
+  const sslmode = parsed.searchParams.get('sslmode');
+  if (sslmode) env.PGSSLMODE = sslmode;
+  return env;
 }
