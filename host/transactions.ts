@@ -88,17 +88,20 @@ function boundClient(trx: Loose, client: Loose, connection: unknown): Loose {
       client.emit(eventName, ...args);
     });
   }
-  const guarded =
-    (run: (...args: unknown[]) => unknown) =>
-    (conn: unknown, obj: unknown, ...rest: unknown[]) => {
-      const completed = trx.isCompleted();
-      return new Promise((resolve) => {
-        if (conn !== connection) throw new Error('Invalid connection for transaction query.');
-        if (completed) throw new Error('Transaction query already complete, run with DEBUG=knex:tx for more info');
-        resolve(run.call(bound, conn, obj, ...rest));
-      });
-    };
-  bound.query = guarded(bound.query);
+  /** Why the transaction refuses a statement on `conn` now (knex's wording); undefined when it takes it. */
+  const refusal = (conn: unknown) =>
+    conn !== connection
+      ? new Error('Invalid connection for transaction query.')
+      : trx.isCompleted()
+        ? new Error('Transaction query already complete, run with DEBUG=knex:tx for more info')
+        : undefined;
+  const queryOn = bound.query as (...args: unknown[]) => unknown;
+  bound.query = (conn: unknown, ...rest: unknown[]) =>
+    new Promise((resolve) => {
+      const refused = refusal(conn);
+      if (refused) throw refused;
+      resolve(queryOn.call(bound, conn, ...rest));
+    });
   // A stream refused before it starts (a finished transaction, or the driver's streaming package missing) is
   // refused on the stream too: once it holds a connection, knex reports such an error only through a promise
   // nobody reads, and the stream would never end. Errors after the start are the driver's to emit, as before.
@@ -106,9 +109,8 @@ function boundClient(trx: Loose, client: Loose, connection: unknown): Loose {
   bound.stream = (conn: unknown, obj: unknown, out: EventEmitter, ...rest: unknown[]) => {
     let started: unknown;
     try {
-      if (conn !== connection) throw new Error('Invalid connection for transaction query.');
-      if (trx.isCompleted())
-        throw new Error('Transaction query already complete, run with DEBUG=knex:tx for more info');
+      const refused = refusal(conn);
+      if (refused) throw refused;
       started = streamOn.call(bound, conn, obj, out, ...rest);
     } catch (err) {
       if (out.listenerCount('error')) out.emit('error', err);
