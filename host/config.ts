@@ -27,6 +27,8 @@ declare module '../kernel/types' {
       embeddedSharedBuffers: string;
       embeddedThread: boolean;
       connectRetryMs: number;
+      /** PostgreSQL: light page reads share round trips on these connections (host/pipelined-reads.ts). */
+      pipeline: { connections: number; lightMs: number; stallMs: number };
     };
     /** Keys for secrets at rest (host/secrets.ts); the first encrypts. */
     secrets: { keys?: Array<{ kid: string; key: string }> };
@@ -95,6 +97,17 @@ export const configSchema = {
         embeddedThread: { type: 'boolean', default: false },
         // At start, PostgreSQL may still be coming up (containers): retry with backoff this long.
         connectRetryMs: { type: 'integer', minimum: 0, default: 10000 },
+        // PostgreSQL: light page reads outside transactions share these connections' round trips (pipeline mode).
+        pipeline: {
+          type: 'object',
+          additionalProperties: false,
+          default: {},
+          properties: {
+            connections: { type: 'integer', minimum: 0, maximum: 16, default: 1 },
+            lightMs: { type: 'number', exclusiveMinimum: 0, default: 3 },
+            stallMs: { type: 'integer', minimum: 1, default: 20 },
+          },
+        },
       },
     },
     secrets: secretsSchema,
@@ -141,6 +154,7 @@ const envMap: Array<[string, (raw: RawConfig, v: string) => void]> = [
   ['LOG_LEVEL', (c, v) => ((c.log ??= {}).level = v)],
   ['CRM_TRUST_PROXY', (c, v) => ((c.server ??= {}).trustProxy = v === 'true' || v === '1')],
   ['CRM_DB_CONNECT_RETRY_MS', (c, v) => ((c.database ??= {}).connectRetryMs = v)],
+  ['CRM_DB_PIPELINE_CONNECTIONS', (c, v) => (((c.database ??= {}).pipeline ??= {}).connections = v)],
   ['CRM_METRICS_TOKEN', (c, v) => ((c.metrics ??= {}).token = v)],
   [
     'CRM_CORS_ORIGINS',

@@ -11,6 +11,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { KernelError, type Logger, type Storage } from '../kernel';
 import type { Config } from './config';
 import { migrate } from './migrator';
+import { pipelineReads, pipelinedReadsOf } from './pipelined-reads';
 import { preparedStatements } from './prepared-statements';
 import { copyMigratedTemplate } from './template';
 import { threadEngine } from './engine-thread';
@@ -56,7 +57,7 @@ function openDb(config: Config, logger: Logger | undefined, opts: CreateDbOption
     debug: () => undefined,
   };
   if (url) {
-    return preparedStatements(
+    const db = preparedStatements(
       knexFactory({
         client: 'pg',
         log,
@@ -80,6 +81,8 @@ function openDb(config: Config, logger: Logger | undefined, opts: CreateDbOption
         },
       }),
     );
+    const { connections = 0, lightMs = 3, stallMs = 20 } = config.database.pipeline ?? {};
+    return pipelineReads(db, { connections, lightMs, stallMs, logger });
   }
   if (memory)
     return knexFactory({
@@ -150,6 +153,7 @@ export async function sqlDuring(db: Knex, fn: () => Promise<unknown>): Promise<s
 export async function closeDb(db: Db): Promise<void> {
   try {
     await stopSharing(db);
+    await pipelinedReadsOf(db)?.close();
     await db.destroy();
   } finally {
     releases.get(db)?.();

@@ -105,6 +105,8 @@ interface QueryClient {
   releaseConnection(connection: unknown): Promise<unknown>;
   query(connection: unknown, query: object): Promise<unknown>;
   processResponse(response: unknown, runner: undefined): unknown;
+  /** The host's pipelined connection for an autocommit read of this statement, if it offers one now (host/pipelined-reads.ts). */
+  pipelinedConnection?(statement: string): unknown;
 }
 
 /**
@@ -115,16 +117,15 @@ interface QueryClient {
  */
 export async function runPlan(db: Knex, plan: Pick<ReadPlan, 'sql' | 'bindings'>): Promise<unknown[][]> {
   const client = db.client as unknown as QueryClient;
+  // The client positions the bindings into the text and may convert them in place: it gets its own list.
+  const statement = { method: 'raw', sql: plan.sql, bindings: [...plan.bindings], options: { rowMode: 'array' } };
+  const rowsOf = (ran: unknown) => (client.processResponse(ran, undefined) as { rows: unknown[][] }).rows;
+  // Outside a transaction, on a connection shared with other requests' reads when the host offers one.
+  const shared = db.isTransaction ? undefined : client.pipelinedConnection?.(plan.sql);
+  if (shared) return rowsOf(await client.query(shared, statement));
   const connection = await client.acquireConnection();
   try {
-    // The client positions the bindings into the text and may convert them in place: it gets its own list.
-    const ran = await client.query(connection, {
-      method: 'raw',
-      sql: plan.sql,
-      bindings: [...plan.bindings],
-      options: { rowMode: 'array' },
-    });
-    return (client.processResponse(ran, undefined) as { rows: unknown[][] }).rows;
+    return rowsOf(await client.query(connection, statement));
   } finally {
     await client.releaseConnection(connection);
   }
