@@ -51,13 +51,15 @@ export interface PipelinedReadsOptions {
   logger?: Logger;
 }
 
-/** One pipelined connection: what it has sent and not yet had answered, oldest first (answers come in order). */
+/**
+ * One pipelined connection. `sentAt`: when each unanswered statement was written, oldest first (answers come in
+ * order, so an answer is the first entry's); a statement corked and not yet written counts from now.
+ */
 class Lane {
   readonly sentAt: number[] = [];
-  private corked = false;
+  /** Statements corked, waiting for the check phase's write. */
+  private corked = 0;
   private lastAnswer = 0;
-  /** When the statements corked now leave (the check phase's time). */
-  private written = Promise.resolve(0);
   dead = false;
 
   constructor(
@@ -68,25 +70,23 @@ class Lane {
   /** `pg`'s `query(config, values, callback)` or `query(config, callback)`, for the statement named. */
   query(statement: string, config: object, values: unknown[] | Callback, callback?: Callback): void {
     const done = (typeof values === 'function' ? values : callback)!;
-    if (!this.corked) {
+    if (!this.corked++) {
       // Everything written until the event loop's check phase leaves in one write.
-      this.corked = true;
       this.client.connection.stream.cork();
-      this.written = new Promise<number>((resolve) =>
-        setImmediate(() => {
-          this.corked = false;
-          this.client.connection.stream.uncork();
-          resolve(performance.now());
-        }),
-      );
+      setImmediate(() => {
+        this.client.connection.stream.uncork();
+        // The corked statements are the last entries: none of them can have been answered yet.
+        const at = performance.now();
+        for (let i = Math.max(0, this.sentAt.length - this.corked); i < this.sentAt.length; i++) this.sentAt[i] = at;
+        this.corked = 0;
+      });
     }
     this.sentAt.push(performance.now());
-    let sent = Infinity;
-    void this.written.then((at) => (sent = at));
     const answered: Callback = (err, result) => {
       const now = performance.now();
-      this.sentAt.shift();
-      if (!err) this.learn(statement, now - Math.max(Math.min(sent, now), this.lastAnswer));
+      const sent = this.sentAt.shift()!;
+      // The server worked on it from its write, or from the answer before it if that came later.
+      if (!err) this.learn(statement, now - Math.max(sent, this.lastAnswer));
       this.lastAnswer = now;
       done(err, result);
     };
@@ -207,8 +207,8 @@ export class PipelinedReads {
 const byDb = new WeakMap<Knex, PipelinedReads>();
 
 /**
- * Gives `db` (a `pg` knex handle) pipelined reads: its client's `pipelinedConnection()` answers a connection
- * for an autocommit read, or undefined (take one from the pool).
+ * Gives `db` (a `pg` knex handle) pipelined reads: its client's `pipelinedConnection(statement)` answers a
+ * connection for an autocommit read of that statement text, or undefined (take one from the pool).
  */
 export function pipelineReads(db: Knex, options: PipelinedReadsOptions): Knex {
   if (options.connections < 1) return db;
